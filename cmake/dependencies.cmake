@@ -1,0 +1,15 @@
+# Every dependency is a Debian package (see scripts/install-deps.sh); nothing
+# is downloaded or vendored.
+find_package(PkgConfig REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 2.0 REQUIRED)
+find_package(PNG REQUIRED)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
+if(LANDFORM_BUILD_TESTS)
+  find_package(Catch2 2 REQUIRED)
+endif()
+if(LANDFORM_BUILD_BENCH)
+  find_package(benchmark QUIET)
+endif()

@@ -1,0 +1,68 @@
+#pragma once
+/// @file
+/// Encoders that turn sample arrays into file bytes, in memory.
+///
+/// All images are `width` x `height` pixels, row-major, top row first
+/// (element (x, y) of a c-channel image is at index `(y * width + x) * c + k`).
+/// The encoders are deterministic: the same input always gives the same bytes.
+/// None of them writes gAMA, sRGB, iCCP, tIME or pHYs chunks: samples are data,
+/// not colours, and must be read back unchanged.
+///
+/// Common errors: std::invalid_argument for a non-positive size, a null pixel
+/// pointer or an image too large for the encoder; std::runtime_error if the PNG
+/// library reports a failure; std::bad_alloc when memory runs out.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace landform {
+
+/// 8-bit greyscale PNG (colour type 0, bit depth 8) of `width` x `height`
+/// samples, one byte per pixel. Written with stb_image_write, which limits
+/// `(width + 1) * height` to fewer than 2^31 bytes.
+[[nodiscard]] std::vector<std::uint8_t> encode_png_gray8(int width, int height, const std::uint8_t* pixels);
+
+/// 8-bit RGB PNG (colour type 2, bit depth 8); `rgb` holds `width * height * 3`
+/// bytes, R G B per pixel. Written with stb_image_write, which limits
+/// `(3 * width + 1) * height` to fewer than 2^31 bytes.
+[[nodiscard]] std::vector<std::uint8_t> encode_png_rgb8(int width, int height, const std::uint8_t* rgb);
+
+/// 8-bit RGBA PNG (colour type 6, bit depth 8); `rgba` holds
+/// `width * height * 4` bytes, R G B A per pixel, alpha not premultiplied.
+/// Written with stb_image_write, which limits `(4 * width + 1) * height` to
+/// fewer than 2^31 bytes.
+[[nodiscard]] std::vector<std::uint8_t> encode_png_rgba8(int width, int height, const std::uint8_t* rgba);
+
+/// 16-bit greyscale PNG (colour type 0, bit depth 16) of `width` x `height`
+/// samples in host order; the file stores them big-endian as PNG requires,
+/// whatever the host byte order. Written with libpng.
+///
+/// `text` adds one uncompressed tEXt chunk per (keyword, value) pair, before
+/// the image data, in the given order (for provenance: seed, preset hash...).
+/// A keyword must be 1 to 79 printable Latin-1 characters with no leading,
+/// trailing or consecutive spaces; a value must not contain NUL. Anything else
+/// throws std::invalid_argument. Values should be ASCII (tEXt is Latin-1).
+[[nodiscard]] std::vector<std::uint8_t> encode_png_gray16(
+    int width, int height, const std::uint16_t* pixels,
+    const std::vector<std::pair<std::string, std::string>>& text = {});
+
+/// 16-bit RGB PNG (colour type 2, bit depth 16); `rgb` holds
+/// `width * height * 3` samples in host order, R G B per pixel; stored
+/// big-endian. Written with libpng.
+[[nodiscard]] std::vector<std::uint8_t> encode_png_rgb16(int width, int height, const std::uint16_t* rgb);
+
+/// Headerless little-endian unsigned 16-bit samples: `count * 2` bytes, low
+/// byte first, whatever the host byte order. `values` may be null only when
+/// `count` is 0 (else std::invalid_argument).
+[[nodiscard]] std::vector<std::uint8_t> encode_raw16_le(std::size_t count, const std::uint16_t* values);
+
+/// Headerless little-endian IEEE-754 binary32 samples: `count * 4` bytes, the
+/// bit pattern of each float low byte first (1.0f -> 00 00 80 3F), whatever the
+/// host byte order; NaN payloads and signed zeros are kept bit for bit.
+/// `values` may be null only when `count` is 0 (else std::invalid_argument).
+[[nodiscard]] std::vector<std::uint8_t> encode_r32_le(std::size_t count, const float* values);
+
+}  // namespace landform

@@ -1,0 +1,78 @@
+#pragma once
+/// @file
+/// All-or-nothing writing of a set of output files.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace landform {
+
+/// Writes a set of files so that a run that fails leaves no partial or new
+/// file behind.
+///
+/// stage() writes each file's bytes to a hidden temporary file
+/// (`.<name>.tmp-XXXXXX`) in the same directory as its final name, so the
+/// final rename never crosses a file system; commit() renames all of them
+/// onto their final names. Until commit() succeeds, destroying the transaction
+/// removes every temporary file, and every directory the transaction created
+/// that is still empty. Final files get mode 0666 minus the umask, like any
+/// newly created file.
+///
+/// Names are relative to the directory given to the constructor and may name
+/// subfolders (`tiles/x0_y0.png`, `/` as separator). They must not be empty,
+/// absolute, end in a separator, or contain a `..` component: those throw
+/// std::invalid_argument. `.` components are ignored, so `./a.png` and
+/// `a.png` are the same name; staging a name twice in one transaction throws
+/// std::invalid_argument.
+///
+/// Not thread-safe: one thread stages and commits.
+class file_transaction {
+public:
+  /// Remembers `dir`; nothing is created until the first stage().
+  explicit file_transaction(std::filesystem::path dir);
+  /// Removes the temporary files (and created, still empty directories) of an
+  /// uncommitted transaction. Never throws.
+  ~file_transaction();
+
+  file_transaction(const file_transaction&) = delete;
+  file_transaction& operator=(const file_transaction&) = delete;
+  file_transaction(file_transaction&&) = delete;
+  file_transaction& operator=(file_transaction&&) = delete;
+
+  /// Writes `bytes` to a new temporary file beside `dir / relative_name`,
+  /// creating `dir` and any subfolder first, and flushes it to disk (fsync).
+  /// Throws io_error naming the directory if it cannot be created
+  /// (`cannot create directory '<dir>': <reason>`), or naming the final file
+  /// if the temporary cannot be written (`cannot write '<file>': <reason>`);
+  /// nothing of that name is left behind. Throws std::invalid_argument for a
+  /// bad or duplicate name.
+  void stage(const std::string& relative_name, std::vector<std::uint8_t> bytes);
+
+  /// Renames every staged temporary onto its final name, replacing existing
+  /// files. Before renaming anything it checks that no final name is an
+  /// existing directory. If a rename fails, it removes the remaining
+  /// temporaries and the files this commit newly created, then throws io_error
+  /// naming the file (`cannot write '<file>': <reason>`); files that replaced
+  /// an existing one in that same commit cannot be restored. Afterwards
+  /// (success or failure) the transaction is empty and may stage again.
+  void commit();
+
+private:
+  struct entry {
+    std::filesystem::path final_path;
+    std::filesystem::path temp_path;
+  };
+
+  void discard_from(std::size_t first) noexcept;
+
+  std::filesystem::path m_dir;
+  std::vector<entry> m_entries;
+  std::unordered_set<std::string> m_names;  ///< normalised names of m_entries
+  std::vector<std::filesystem::path> m_created_dirs;  ///< in creation order (parents first)
+};
+
+}  // namespace landform

@@ -1,0 +1,150 @@
+#pragma once
+/// @file
+/// Parameter schemas: each stage declares its parameters once (name, type,
+/// default, range or choices, unit, one-line doc). The same declaration drives
+/// preset validation, `landform stages`, the generated `docs/stages.md` and the
+/// canonical preset written into every manifest.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "landform/core/error.hpp"
+
+namespace landform {
+
+using json = nlohmann::json;
+
+enum class param_kind { integer, number, boolean, choice };
+
+/// Inclusive or exclusive numeric bounds; absent = unbounded.
+struct param_range {
+  std::optional<double> min;
+  std::optional<double> max;
+  bool min_exclusive = false;
+  bool max_exclusive = false;
+};
+
+/// [lo, hi]
+inline param_range between(double lo, double hi) { return {lo, hi, false, false}; }
+/// >= lo
+inline param_range at_least(double lo) { return {lo, std::nullopt, false, false}; }
+/// > lo
+inline param_range above(double lo) { return {lo, std::nullopt, true, false}; }
+/// (lo, hi]
+inline param_range above_to(double lo, double hi) { return {lo, hi, true, false}; }
+inline param_range unbounded() { return {}; }
+
+/// One parameter, type-erased: what `landform stages` prints and what
+/// validation checks against.
+struct param_spec {
+  std::string name;
+  param_kind kind = param_kind::number;
+  json default_value;
+  param_range range;
+  std::vector<std::string> choices;  ///< for param_kind::choice
+  std::string unit;                  ///< e.g. "cells", "world units", "" if unitless
+  std::string doc;                   ///< one line
+
+  /// "integer", "number", "boolean" or "choice".
+  [[nodiscard]] std::string kind_name() const;
+  /// Human text for the allowed values: "0 to 64", "> 0", "nearest | bilinear".
+  [[nodiscard]] std::string range_text() const;
+  /// Empty when `value` is acceptable, else the problem, e.g.
+  /// `-3 is below the minimum 0` or `"x" must be a number`.
+  [[nodiscard]] std::string check(const json& value) const;
+  [[nodiscard]] json to_json() const;
+};
+
+/// Checks a JSON object of parameters against `specs`: every key must be a
+/// spec or one of `extra_keys`; every value must pass its spec. Problems are
+/// appended to `issues` with paths `<path>.<key>`; unknown keys get a
+/// did-you-mean suggestion.
+void check_params(const std::vector<param_spec>& specs, const json& object, const std::string& path,
+                  const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues);
+
+/// The closest name in `candidates` by edit distance, if close enough to be a
+/// plausible typo.
+std::optional<std::string> did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+
+/// A typed schema over a params struct `P`: binds each spec to a member so that
+/// parsing, defaults and serialisation come from the one declaration. Defaults
+/// are the member initialisers of `P`.
+template <class P>
+class param_schema {
+public:
+  param_schema& integer(std::string name, int P::*member, param_range range, std::string unit, std::string doc) {
+    return add<int>(std::move(name), param_kind::integer, member, range, {}, std::move(unit), std::move(doc));
+  }
+  param_schema& number(std::string name, double P::*member, param_range range, std::string unit, std::string doc) {
+    return add<double>(std::move(name), param_kind::number, member, range, {}, std::move(unit), std::move(doc));
+  }
+  param_schema& boolean(std::string name, bool P::*member, std::string doc) {
+    return add<bool>(std::move(name), param_kind::boolean, member, {}, {}, "", std::move(doc));
+  }
+  /// An enumeration stored as `E` and written in JSON as one of the names.
+  template <class E>
+  param_schema& choice(std::string name, E P::*member, std::vector<std::pair<std::string, E>> options,
+                       std::string doc) {
+    param_spec spec;
+    spec.name = name;
+    spec.kind = param_kind::choice;
+    for (const auto& option : options) spec.choices.push_back(option.first);
+    spec.doc = std::move(doc);
+    auto to_name = [options](E value) {
+      for (const auto& option : options)
+        if (option.second == value) return option.first;
+      return options.front().first;
+    };
+    spec.default_value = to_name(P{}.*member);
+    m_specs.push_back(std::move(spec));
+    m_setters.push_back([member, options](P& p, const json& v) {
+      for (const auto& option : options)
+        if (option.first == v.get<std::string>()) p.*member = option.second;
+    });
+    m_getters.push_back([member, to_name](const P& p) { return json(to_name(p.*member)); });
+    return *this;
+  }
+
+  [[nodiscard]] const std::vector<param_spec>& specs() const { return m_specs; }
+
+  /// Parameters from an object that passed check_params; absent keys keep
+  /// their defaults, keys that are not parameters are ignored.
+  [[nodiscard]] P parse(const json& object) const {
+    P p{};
+    for (std::size_t k = 0; k < m_specs.size(); ++k) {
+      auto it = object.find(m_specs[k].name);
+      if (it != object.end()) m_setters[k](p, *it);
+    }
+    return p;
+  }
+
+  /// Every parameter, defaults included: the canonical form.
+  [[nodiscard]] json to_json(const P& p) const {
+    json out = json::object();
+    for (std::size_t k = 0; k < m_specs.size(); ++k) out[m_specs[k].name] = m_getters[k](p);
+    return out;
+  }
+
+private:
+  template <class T>
+  param_schema& add(std::string name, param_kind kind, T P::*member, param_range range,
+                    std::vector<std::string> choices, std::string unit, std::string doc) {
+    param_spec spec{std::move(name), kind, json(P{}.*member), range, std::move(choices), std::move(unit),
+                    std::move(doc)};
+    m_specs.push_back(std::move(spec));
+    m_setters.push_back([member](P& p, const json& v) { p.*member = v.get<T>(); });
+    m_getters.push_back([member](const P& p) { return json(p.*member); });
+    return *this;
+  }
+
+  std::vector<param_spec> m_specs;
+  std::vector<std::function<void(P&, const json&)>> m_setters;
+  std::vector<std::function<json(const P&)>> m_getters;
+};
+
+}  // namespace landform

@@ -1,0 +1,86 @@
+#pragma once
+/// @file
+/// A validated preset, ready to run.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "landform/core/heightfield.hpp"
+#include "landform/pipeline/registry.hpp"
+#include "landform/pipeline/stage.hpp"
+
+namespace landform {
+
+/// One requested file: which map, how it is encoded, where it goes.
+struct output_spec {
+  std::string map;     ///< "height"
+  std::string format;  ///< "png8", "png16", "raw16" or "r32"
+  std::string file;    ///< path relative to the output directory
+};
+
+/// One stage of a built pipeline.
+struct pipeline_stage {
+  const stage_info* info = nullptr;
+  std::string key;        ///< seed key: the stage's "id", else "<type>#<n>"
+  json params;            ///< canonical params (every parameter present)
+  std::uint64_t seed = 0; ///< derived or explicit
+  stage_scope scope = stage_scope::pointwise;
+  stage_fn run;
+};
+
+/// How to run: threads and progress. Results never depend on these.
+struct run_options {
+  int nthreads = 0;  ///< 0 = all cores, 1 = serial
+  /// Called with the stage name and the overall fraction done in [0, 1];
+  /// return false to cancel (run() then throws cancelled_error). May be empty.
+  std::function<bool(std::string_view stage, double fraction)> progress;
+};
+
+/// A preset that passed validation, with its stages created.
+///
+/// Build validates everything first (every stage's type and parameters, the
+/// rules across parameters, sizes, outputs) and reports all problems at once;
+/// no stage runs until the whole preset is valid.
+class pipeline {
+public:
+  /// Validates `preset` and builds the stages. Throws preset_error carrying
+  /// every problem, each with a JSON path such as
+  /// `stages[1] (perturb).magnitude`.
+  static pipeline build(const json& preset, const stage_registry& registry = builtin_stages());
+
+  /// Runs every stage and returns the region's heightfield. When a stage
+  /// needs the whole world and the region is smaller, the world is computed
+  /// and the region cropped from it, so a region always equals the same window
+  /// of the world. Throws cancelled_error if progress asked to stop.
+  [[nodiscard]] heightfield run(const run_options& options = {}) const;
+
+  [[nodiscard]] const landform::region& region() const { return m_region; }
+  [[nodiscard]] const world_extent& world() const { return m_world; }
+  [[nodiscard]] std::int64_t seed() const { return m_seed; }
+  [[nodiscard]] double height_scale() const { return m_height_scale; }
+  [[nodiscard]] const std::vector<pipeline_stage>& stages() const { return m_stages; }
+  [[nodiscard]] const std::vector<output_spec>& outputs() const { return m_outputs; }
+  /// The preset with every default filled in: what was actually run.
+  [[nodiscard]] const json& canonical() const { return m_canonical; }
+  /// True when run() computes the whole world and crops the region from it.
+  [[nodiscard]] bool computes_world() const;
+
+private:
+  landform::region m_region;
+  world_extent m_world;
+  std::int64_t m_seed = 0;
+  double m_height_scale = 1.0;
+  std::vector<pipeline_stage> m_stages;
+  std::vector<output_spec> m_outputs;
+  json m_canonical;
+};
+
+/// The seed of a stage: `hash(preset seed, key)` with key = the stage's "id"
+/// or "<type>#<n>" (n-th stage of that type), so editing other stages does not
+/// change it.
+std::uint64_t derive_stage_seed(std::int64_t preset_seed, const std::string& key);
+
+}  // namespace landform

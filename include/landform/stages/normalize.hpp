@@ -1,0 +1,41 @@
+#pragma once
+/// @file
+/// `normalize`: linear remap of heights to an output range.
+
+#include "landform/pipeline/stage.hpp"
+
+namespace landform {
+
+/// Parameters of the `normalize` filter.
+struct normalize_params {
+  enum class kind { range, min_max };
+  kind mode = kind::range;
+  double input_min = -1.0;  ///< `range` mode: height mapped to output_min
+  double input_max = 1.0;   ///< `range` mode: height mapped to output_max; != input_min
+  double output_min = 0.0;
+  double output_max = 1.0;
+  bool clamp = false;  ///< clamp results to the output range
+
+  static const param_schema<normalize_params>& schema();
+  void check(std::vector<std::pair<std::string, std::string>>& problems) const;
+  [[nodiscard]] stage_scope scope() const {
+    return mode == kind::min_max ? stage_scope::world : stage_scope::pointwise;
+  }
+};
+
+/// Maps heights linearly from an input range to [output_min, output_max].
+///
+/// - `range`: the input range is given, `(h - input_min) / (input_max -
+///   input_min)`; the tutorial's Normalize() (seed document 000) is input
+///   [-1, 1] to [0, 1], computed in double exactly as written there.
+///   Pointwise.
+/// - `min_max`: the input range is the heightfield's own minimum and maximum.
+///   Needs the whole world (a region build computes the world and crops it).
+///   A flat map, where max = min, maps to the middle of the output range
+///   (never 0/0).
+/// Rows run in parallel; the result does not depend on the thread count.
+void apply_normalize(heightfield& h, const normalize_params& p, const stage_context& ctx);
+
+stage_info normalize_stage_info();
+
+}  // namespace landform

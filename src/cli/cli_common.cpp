@@ -1,0 +1,72 @@
+#include "cli_common.hpp"
+
+#include <iostream>
+
+#include "landform/core/error.hpp"
+#include "landform/pipeline/preset.hpp"
+
+namespace landform::cli {
+
+namespace {
+
+// "512" -> 512, "1024x512" -> [1024, 512].
+nlohmann::json parse_size(const std::string& text) {
+  auto number = [&](const std::string& s) {
+    std::size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (s.empty() || used != s.size()) throw preset_error("--size", "\"" + text + "\" must be N or WIDTHxHEIGHT");
+    return v;
+  };
+  const auto x = text.find_first_of("xX");
+  if (x == std::string::npos) return number(text);
+  return nlohmann::json::array({number(text.substr(0, x)), number(text.substr(x + 1))});
+}
+
+}  // namespace
+
+void add_preset_edit_options(CLI::App& cmd, preset_source& source) {
+  cmd.add_option("--size", source.size, "override the map size: N or WIDTHxHEIGHT (cells)");
+  cmd.add_option("--seed", source.seed, "override the preset seed (signed 64-bit integer)");
+  cmd.add_option("--set", source.sets,
+                 "edit any preset value, KEY=VALUE with a dotted key, e.g. stages.1.magnitude=8 (repeatable)")
+      ->type_name("KEY=VALUE");
+}
+
+nlohmann::json load_preset(const preset_source& source) {
+  nlohmann::json preset = source.file.empty() ? parse_preset_text(default_preset_text(), "<default preset>")
+                                              : load_preset_file(source.file);
+  if (!preset.is_object()) throw preset_error("", "a preset must be a JSON object");
+  if (source.size) preset["size"] = parse_size(*source.size);
+  if (source.seed) preset["seed"] = *source.seed;
+  for (const auto& set : source.sets) {
+    const auto eq = set.find('=');
+    if (eq == std::string::npos || eq == 0) throw preset_error("--set", "\"" + set + "\" must be KEY=VALUE");
+    apply_override(preset, set.substr(0, eq), set.substr(eq + 1));
+  }
+  return preset;
+}
+
+int report_current_exception() {
+  try {
+    throw;
+  } catch (const preset_error& e) {
+    for (const auto& issue : e.issues()) std::cerr << "landform: error: " << issue.to_string() << '\n';
+    return k_exit_usage;
+  } catch (const io_error& e) {
+    std::cerr << "landform: error: " << e.what() << '\n';
+    return k_exit_runtime;
+  } catch (const cancelled_error&) {
+    std::cerr << "landform: cancelled\n";
+    return k_exit_runtime;
+  } catch (const std::exception& e) {
+    std::cerr << "landform: error: " << e.what() << '\n';
+    return k_exit_runtime;
+  }
+}
+
+}  // namespace landform::cli

@@ -1,0 +1,38 @@
+#pragma once
+// Shared by the subcommands: loading a preset with command-line edits, and
+// reporting errors. Only the CLI prints; the library throws.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace landform::cli {
+
+/// Exit codes: the contract with scripts and build pipelines.
+inline constexpr int k_exit_ok = 0;
+inline constexpr int k_exit_runtime = 1;  // I/O and other runtime failures
+inline constexpr int k_exit_usage = 2;    // bad command line or bad preset
+
+/// Where the preset comes from and how the command line edits it.
+struct preset_source {
+  std::string file;               // empty: the built-in default preset
+  std::optional<std::string> size;  // "N" or "WxH"
+  std::optional<long long> seed;
+  std::vector<std::string> sets;  // KEY=VALUE
+};
+
+/// Adds --size, --seed and --set to `cmd`.
+void add_preset_edit_options(CLI::App& cmd, preset_source& source);
+/// Reads the preset and applies the edits. Throws preset_error / io_error.
+nlohmann::json load_preset(const preset_source& source);
+/// Prints the error of the current exception to stderr, returns the exit code.
+int report_current_exception();
+
+void setup_build(CLI::App& app);
+void setup_validate(CLI::App& app);
+void setup_stages(CLI::App& app);
+
+}  // namespace landform::cli

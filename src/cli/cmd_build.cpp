@@ -1,0 +1,107 @@
+// landform build [PRESET] [-o DIR] [--size N|WxH] [--seed N] [--set K=V]...
+//                [--threads N] [--quiet]
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "cli_common.hpp"
+#include "landform/io/file_transaction.hpp"
+#include "landform/pipeline/outputs.hpp"
+#include "landform/pipeline/pipeline.hpp"
+
+namespace landform::cli {
+
+namespace {
+
+struct build_options {
+  preset_source source;
+  std::string out_dir = "out";
+  int threads = 0;
+  bool quiet = false;
+};
+
+// A one-line progress bar, redrawn in place, only when stderr is a terminal.
+class progress_line {
+public:
+  explicit progress_line(bool enabled) : m_enabled(enabled) {}
+  bool update(std::string_view stage, double fraction) {
+    if (!m_enabled) return true;
+    const int percent = static_cast<int>(fraction * 100.0);
+    if (percent == m_last && stage == m_stage) return true;
+    m_last = percent;
+    m_stage = stage;
+    std::fprintf(stderr, "\r%3d%% %-24.*s", percent, static_cast<int>(stage.size()), stage.data());
+    std::fflush(stderr);
+    return true;
+  }
+  void finish() {
+    if (m_enabled && m_last >= 0) std::fprintf(stderr, "\r%*s\r", 30, "");
+  }
+
+private:
+  bool m_enabled;
+  int m_last = -1;
+  std::string m_stage;
+};
+
+int run_build(const build_options& o) {
+  const auto start = std::chrono::steady_clock::now();
+  const pipeline p = pipeline::build(load_preset(o.source));
+  progress_line progress(!o.quiet && isatty(STDERR_FILENO));
+  run_options run;
+  run.nthreads = o.threads;
+  run.progress = [&](std::string_view stage, double f) { return progress.update(stage, f); };
+  const heightfield h = p.run(run);
+  progress.finish();
+
+  const auto files = encode_outputs(p, h);
+  const json manifest = make_manifest(p, h, files);
+  const std::string manifest_text = manifest.dump(2) + "\n";
+  // Everything is staged to temporary files first and renamed at the end, so
+  // a failure at any point leaves no partial file behind.
+  file_transaction tx(o.out_dir);
+  for (const auto& f : files) tx.stage(f.spec.file, f.bytes);
+  tx.stage("manifest.json", std::vector<std::uint8_t>(manifest_text.begin(), manifest_text.end()));
+  tx.commit();
+
+  if (!o.quiet) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (const auto& f : files) std::cout << (std::filesystem::path(o.out_dir) / f.spec.file).string() << '\n';
+    std::cout << (std::filesystem::path(o.out_dir) / "manifest.json").string() << '\n';
+    std::fprintf(stderr, "built %dx%d in %.2f s; heights %.4f..%.4f", h.width(), h.height(), seconds,
+                 manifest["height_range"][0].get<double>(), manifest["height_range"][1].get<double>());
+    if (manifest["clipped_cells"].get<std::size_t>() > 0) {
+      std::fprintf(stderr, "; %zu cells outside [0, 1] were clamped (add a normalize stage?)",
+                   manifest["clipped_cells"].get<std::size_t>());
+    }
+    std::fprintf(stderr, "\n");
+  }
+  return k_exit_ok;
+}
+
+}  // namespace
+
+void setup_build(CLI::App& app) {
+  auto options = std::make_shared<build_options>();
+  CLI::App* cmd = app.add_subcommand("build", "run a preset and write its outputs and manifest.json");
+  cmd->add_option("preset", options->source.file, "preset JSON file (default: the built-in default preset)");
+  cmd->add_option("-o,--out", options->out_dir, "output directory, created if missing (default: out)");
+  add_preset_edit_options(*cmd, options->source);
+  cmd->add_option("--threads", options->threads, "worker threads, 0 = all cores (results are identical)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success");
+  cmd->callback([options] {
+    int code = k_exit_ok;
+    try {
+      code = run_build(*options);
+    } catch (...) {
+      code = report_current_exception();
+    }
+    if (code != k_exit_ok) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace landform::cli

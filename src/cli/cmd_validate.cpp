@@ -1,0 +1,28 @@
+// landform validate PRESET [--size ...] [--seed ...] [--set K=V]...
+
+#include <iostream>
+
+#include "cli_common.hpp"
+#include "landform/pipeline/pipeline.hpp"
+
+namespace landform::cli {
+
+void setup_validate(CLI::App& app) {
+  auto source = std::make_shared<preset_source>();
+  CLI::App* cmd = app.add_subcommand("validate", "check a preset without running it; lists every problem");
+  cmd->add_option("preset", source->file, "preset JSON file")->required();
+  add_preset_edit_options(*cmd, *source);
+  cmd->callback([source] {
+    int code = k_exit_ok;
+    try {
+      const pipeline p = pipeline::build(load_preset(*source));
+      std::cout << source->file << ": ok (" << p.stages().size() << " stages, " << p.region().width << "x"
+                << p.region().height << ", " << p.outputs().size() << " outputs)\n";
+    } catch (...) {
+      code = report_current_exception();
+    }
+    if (code != k_exit_ok) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace landform::cli

@@ -1,0 +1,21 @@
+#include "landform/core/error.hpp"
+
+namespace landform {
+namespace {
+std::string join_issues(const std::vector<preset_issue>& issues) {
+  std::string text;
+  for (const auto& issue : issues) {
+    if (!text.empty()) text += '\n';
+    text += issue.to_string();
+  }
+  return text;
+}
+}  // namespace
+
+preset_error::preset_error(std::vector<preset_issue> issues)
+    : std::runtime_error(join_issues(issues)), m_issues(std::move(issues)) {}
+
+preset_error::preset_error(std::string path, std::string message)
+    : preset_error(std::vector<preset_issue>{{std::move(path), std::move(message)}}) {}
+
+}  // namespace landform

@@ -1,0 +1,194 @@
+#include "landform/io/file_transaction.hpp"
+
+#include "landform/core/error.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <random>
+#include <stdexcept>
+#include <system_error>
+#include <utility>
+
+namespace landform {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int k_temp_attempts = 100;
+constexpr std::size_t k_max_temp_stem = 200;  // keeps ".<name>.tmp-XXXXXX" under NAME_MAX
+
+std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+
+[[noreturn]] void throw_write_error(const fs::path& final_path, std::error_code reason) {
+  throw io_error("cannot write " + quoted(final_path) + ": " + reason.message());
+}
+
+std::error_code last_error() { return {errno, std::generic_category()}; }
+
+/// Validates a relative name and returns it without `.` components, with `/`
+/// separators.
+std::string normalise_name(const std::string& name) {
+  const auto bad = [&](const char* why) {
+    return std::invalid_argument("file_transaction: bad file name '" + name + "': " + why);
+  };
+  if (name.empty()) throw bad("empty");
+  if (name.find('\0') != std::string::npos) throw bad("contains NUL");
+  const fs::path path(name);
+  if (path.has_root_path()) throw bad("must be relative");
+  if (!path.has_filename() || path.filename() == ".") throw bad("must name a file");
+  fs::path result;
+  for (const auto& part : path) {
+    if (part == "..") throw bad("must not contain '..'");
+    if (part.empty() || part == ".") continue;
+    result /= part;
+  }
+  if (result.empty()) throw bad("must name a file");
+  return result.generic_string();
+}
+
+std::string random_suffix() {
+  static constexpr char k_alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  thread_local std::mt19937_64 generator{std::random_device{}()};
+  std::uniform_int_distribution<std::size_t> pick(0, sizeof k_alphabet - 2);
+  std::string suffix(6, 'x');
+  for (auto& c : suffix) c = k_alphabet[pick(generator)];
+  return suffix;
+}
+
+/// Creates a new, empty temporary file beside `final_path` (O_EXCL, mode 0666
+/// minus umask: unlike mkstemp's 0600, the committed file gets ordinary
+/// permissions). Returns the descriptor and sets `temp_path`.
+int create_temp(const fs::path& final_path, fs::path& temp_path) {
+  std::string stem = final_path.filename().string();
+  if (stem.size() > k_max_temp_stem) stem.resize(k_max_temp_stem);
+  for (int attempt = 0; attempt < k_temp_attempts; ++attempt) {
+    temp_path = final_path.parent_path() / ("." + stem + ".tmp-" + random_suffix());
+    const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST && errno != EINTR) throw_write_error(final_path, last_error());
+  }
+  throw_write_error(final_path, std::make_error_code(std::errc::file_exists));
+}
+
+/// Writes all of `bytes`, flushes and closes `fd`. Returns the first error.
+std::error_code write_and_close(int fd, const std::vector<std::uint8_t>& bytes) {
+  std::error_code error;
+  const std::uint8_t* next = bytes.data();
+  std::size_t left = bytes.size();
+  while (left > 0) {
+    const std::size_t chunk = left < (std::size_t{1} << 30) ? left : (std::size_t{1} << 30);
+    const ssize_t written = ::write(fd, next, chunk);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      error = last_error();
+      break;
+    }
+    next += written;
+    left -= static_cast<std::size_t>(written);
+  }
+  // EINVAL: the file system does not support fsync; the data is still written.
+  if (!error && ::fsync(fd) != 0 && errno != EINVAL) error = last_error();
+  // On Linux the descriptor is released even when close reports EINTR.
+  if (::close(fd) != 0 && !error && errno != EINTR) error = last_error();
+  return error;
+}
+
+}  // namespace
+
+file_transaction::file_transaction(fs::path dir) : m_dir(std::move(dir).lexically_normal()) {}
+
+file_transaction::~file_transaction() { discard_from(0); }
+
+void file_transaction::stage(const std::string& relative_name, std::vector<std::uint8_t> bytes) {
+  std::string name = normalise_name(relative_name);
+  if (m_names.count(name) != 0) {
+    throw std::invalid_argument("file_transaction: '" + name + "' staged twice");
+  }
+  const fs::path final_path = m_dir / name;
+  const fs::path parent = final_path.parent_path();
+
+  // Reserve first so that recording the entry cannot fail once the file exists.
+  m_entries.reserve(m_entries.size() + 1);
+  m_names.reserve(m_names.size() + 1);
+
+  if (!parent.empty()) {
+    // Remember which directories are new, so that a rollback can remove them.
+    std::vector<fs::path> missing;
+    std::error_code ignored;
+    for (fs::path p = parent; !p.empty(); p = p.parent_path()) {
+      if (fs::exists(fs::symlink_status(p, ignored))) break;
+      missing.push_back(p);
+      if (p == p.parent_path()) break;
+    }
+    m_created_dirs.reserve(m_created_dirs.size() + missing.size());
+    std::error_code error;
+    fs::create_directories(parent, error);
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      if (fs::is_directory(fs::symlink_status(*it, ignored))) m_created_dirs.push_back(*it);
+    }
+    if (!error) {
+      std::error_code status_error;
+      if (!fs::is_directory(parent, status_error)) {
+        error = status_error ? status_error : std::make_error_code(std::errc::not_a_directory);
+      }
+    }
+    if (error) throw io_error("cannot create directory " + quoted(parent) + ": " + error.message());
+  }
+
+  fs::path temp_path;
+  const int fd = create_temp(final_path, temp_path);
+  const std::error_code error = write_and_close(fd, bytes);
+  if (error) {
+    std::error_code ignored;
+    fs::remove(temp_path, ignored);
+    throw_write_error(final_path, error);
+  }
+  m_entries.push_back({final_path, std::move(temp_path)});
+  m_names.insert(std::move(name));
+}
+
+void file_transaction::commit() {
+  // Catch the common failure before anything is replaced.
+  for (auto& e : m_entries) {
+    std::error_code ignored;
+    if (fs::is_directory(fs::symlink_status(e.final_path, ignored))) {
+      const fs::path failed = std::move(e.final_path);
+      discard_from(0);
+      throw_write_error(failed, std::make_error_code(std::errc::is_a_directory));
+    }
+  }
+
+  std::vector<fs::path> created;
+  created.reserve(m_entries.size());
+  for (std::size_t i = 0; i < m_entries.size(); ++i) {
+    entry& e = m_entries[i];
+    std::error_code ignored;
+    const bool existed = fs::exists(fs::symlink_status(e.final_path, ignored));
+    std::error_code error;
+    fs::rename(e.temp_path, e.final_path, error);
+    if (error) {
+      const fs::path failed = std::move(e.final_path);
+      for (const auto& path : created) fs::remove(path, ignored);
+      discard_from(i);
+      throw_write_error(failed, error);
+    }
+    if (!existed) created.push_back(e.final_path);
+  }
+  m_entries.clear();
+  m_names.clear();
+  m_created_dirs.clear();
+}
+
+void file_transaction::discard_from(std::size_t first) noexcept {
+  std::error_code ignored;
+  for (std::size_t i = first; i < m_entries.size(); ++i) fs::remove(m_entries[i].temp_path, ignored);
+  // Newest first, so children go before their parents; non-empty ones stay.
+  for (auto it = m_created_dirs.rbegin(); it != m_created_dirs.rend(); ++it) fs::remove(*it, ignored);
+  m_entries.clear();
+  m_names.clear();
+  m_created_dirs.clear();
+}
+
+}  // namespace landform

@@ -1,0 +1,153 @@
+#include "landform/params/schema.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace landform {
+namespace {
+
+std::string format_number(double v) {
+  std::ostringstream s;
+  s.precision(15);
+  s << v;
+  return s.str();
+}
+
+// A JSON value as the user wrote it, shortened for one-line messages.
+std::string show(const json& value) {
+  std::string text = value.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+bool is_integral(const json& v) {
+  if (v.is_number_integer() || v.is_number_unsigned()) return true;
+  if (!v.is_number_float()) return false;
+  const double d = v.get<double>();
+  return std::isfinite(d) && d == std::floor(d) && std::abs(d) < 2147483648.0;
+}
+
+std::string check_range(const param_range& r, double v) {
+  if (r.min) {
+    if (r.min_exclusive ? !(v > *r.min) : !(v >= *r.min)) {
+      return format_number(v) + (r.min_exclusive ? " must be greater than " : " is below the minimum ") +
+             format_number(*r.min);
+    }
+  }
+  if (r.max) {
+    if (r.max_exclusive ? !(v < *r.max) : !(v <= *r.max)) {
+      return format_number(v) + (r.max_exclusive ? " must be less than " : " is above the maximum ") +
+             format_number(*r.max);
+    }
+  }
+  return {};
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t substitute = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, substitute});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+std::string param_spec::kind_name() const {
+  switch (kind) {
+    case param_kind::integer: return "integer";
+    case param_kind::number: return "number";
+    case param_kind::boolean: return "boolean";
+    case param_kind::choice: return "choice";
+  }
+  return "?";
+}
+
+std::string param_spec::range_text() const {
+  if (kind == param_kind::choice) {
+    std::string text;
+    for (const auto& c : choices) text += (text.empty() ? "" : " | ") + c;
+    return text;
+  }
+  if (kind == param_kind::boolean) return "true | false";
+  const auto& r = range;
+  if (r.min && r.max) {
+    if (!r.min_exclusive && !r.max_exclusive) return format_number(*r.min) + " to " + format_number(*r.max);
+    return std::string(r.min_exclusive ? "(" : "[") + format_number(*r.min) + ", " + format_number(*r.max) +
+           (r.max_exclusive ? ")" : "]");
+  }
+  if (r.min) return (r.min_exclusive ? "> " : ">= ") + format_number(*r.min);
+  if (r.max) return (r.max_exclusive ? "< " : "<= ") + format_number(*r.max);
+  return "any";
+}
+
+std::string param_spec::check(const json& value) const {
+  switch (kind) {
+    case param_kind::boolean:
+      return value.is_boolean() ? "" : show(value) + " must be true or false";
+    case param_kind::choice: {
+      if (!value.is_string()) return show(value) + " must be a string, one of " + range_text();
+      const auto s = value.get<std::string>();
+      if (std::find(choices.begin(), choices.end(), s) != choices.end()) return {};
+      std::string message = show(value) + " is not one of " + range_text();
+      if (auto guess = did_you_mean(s, choices)) message += "; did you mean \"" + *guess + "\"?";
+      return message;
+    }
+    case param_kind::integer:
+      if (!is_integral(value)) return show(value) + " must be an integer";
+      return check_range(range, value.get<double>());
+    case param_kind::number:
+      if (!value.is_number()) return show(value) + " must be a number";
+      if (!std::isfinite(value.get<double>())) return show(value) + " must be finite";
+      return check_range(range, value.get<double>());
+  }
+  return {};
+}
+
+json param_spec::to_json() const {
+  json out = {{"name", name}, {"type", kind_name()}, {"default", default_value}, {"doc", doc}};
+  if (!unit.empty()) out["unit"] = unit;
+  if (range.min) out[range.min_exclusive ? "exclusive_minimum" : "minimum"] = *range.min;
+  if (range.max) out[range.max_exclusive ? "exclusive_maximum" : "maximum"] = *range.max;
+  if (!choices.empty()) out["choices"] = choices;
+  return out;
+}
+
+std::optional<std::string> did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  std::optional<std::string> best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+void check_params(const std::vector<param_spec>& specs, const json& object, const std::string& path,
+                  const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues) {
+  std::vector<std::string> known = extra_keys;
+  for (const auto& spec : specs) known.push_back(spec.name);
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(extra_keys.begin(), extra_keys.end(), key) != extra_keys.end()) continue;
+    auto spec = std::find_if(specs.begin(), specs.end(), [&](const param_spec& s) { return s.name == key; });
+    if (spec == specs.end()) {
+      std::string message = "unknown parameter";
+      if (auto guess = did_you_mean(key, known)) message += "; did you mean \"" + *guess + "\"?";
+      issues.push_back({path + "." + key, message});
+      continue;
+    }
+    if (auto problem = spec->check(value); !problem.empty()) issues.push_back({path + "." + key, problem});
+  }
+}
+
+}  // namespace landform

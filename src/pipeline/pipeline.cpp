@@ -1,0 +1,294 @@
+#include "landform/pipeline/pipeline.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "landform/core/rng.hpp"
+#include "landform/pipeline/outputs.hpp"
+
+namespace landform {
+
+namespace {
+
+constexpr int k_format_version = 1;
+constexpr int k_max_side = 65536;                       // cells per side
+constexpr std::int64_t k_max_cells = std::int64_t{1} << 28;  // 1 GiB of float32
+constexpr std::int64_t k_max_origin = std::int64_t{1} << 40;
+
+const std::vector<std::string> k_top_keys = {"landform", "name", "description", "size", "seed", "origin",
+                                             "cell_size", "height_scale", "world", "stages", "outputs"};
+const std::vector<std::string> k_stage_keys = {"type", "seed", "id", "enabled"};
+
+bool is_int(const json& v) { return v.is_number_integer() || v.is_number_unsigned(); }
+
+std::string show(const json& v) {
+  std::string s = v.dump();
+  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+
+// Collects problems instead of stopping at the first.
+struct checker {
+  std::vector<preset_issue> issues;
+  void add(std::string path, std::string message) { issues.push_back({std::move(path), std::move(message)}); }
+};
+
+// size / world: N or [W, H], each side 1..65536.
+bool read_extent(const json& v, const std::string& path, int& w, int& h, checker& c) {
+  auto side = [&](const json& s, const std::string& p, int& out) {
+    if (!is_int(s)) {
+      c.add(p, show(s) + " must be an integer number of cells");
+      return false;
+    }
+    const auto n = s.get<std::int64_t>();
+    if (n < 1 || n > k_max_side) {
+      c.add(p, show(s) + " must be between 1 and " + std::to_string(k_max_side) + " cells");
+      return false;
+    }
+    out = static_cast<int>(n);
+    return true;
+  };
+  if (v.is_array()) {
+    if (v.size() != 2) {
+      c.add(path, show(v) + " must be an integer or [width, height]");
+      return false;
+    }
+    const bool ok_w = side(v[0], path + "[0]", w);
+    const bool ok_h = side(v[1], path + "[1]", h);
+    return ok_w && ok_h;
+  }
+  if (!side(v, path, w)) return false;
+  h = w;
+  return true;
+}
+
+bool read_number(const json& preset, const char* key, double& out, checker& c) {
+  auto it = preset.find(key);
+  if (it == preset.end()) return true;
+  if (!it->is_number() || !(it->get<double>() > 0) || it->get<double>() > 1e12) {
+    c.add(key, show(*it) + " must be a number greater than 0");
+    return false;
+  }
+  out = it->get<double>();
+  return true;
+}
+
+struct top_level {
+  region reg;
+  world_extent world;
+  std::int64_t seed = 0;
+  double height_scale = 1.0;
+};
+
+top_level check_top_level(const json& preset, checker& c) {
+  top_level t;
+  t.reg.width = t.reg.height = 512;
+  for (const auto& [key, value] : preset.items()) {
+    if (std::find(k_top_keys.begin(), k_top_keys.end(), key) != k_top_keys.end()) continue;
+    std::string message = "unknown key";
+    if (auto guess = did_you_mean(key, k_top_keys)) message += "; did you mean \"" + *guess + "\"?";
+    c.add(key, message);
+  }
+  if (auto it = preset.find("landform"); it != preset.end() && !(is_int(*it) && it->get<std::int64_t>() == k_format_version)) {
+    c.add("landform", show(*it) + " is not a format version this build reads (it reads 1)");
+  }
+  for (const char* key : {"name", "description"}) {
+    if (auto it = preset.find(key); it != preset.end() && !it->is_string()) c.add(key, show(*it) + " must be a string");
+  }
+  if (auto it = preset.find("size"); it != preset.end()) read_extent(*it, "size", t.reg.width, t.reg.height, c);
+  if (auto it = preset.find("seed"); it != preset.end()) {
+    if (!it->is_number_integer()) {
+      c.add("seed", show(*it) + " must be an integer from -2^63 to 2^63-1");
+    } else {
+      t.seed = it->get<std::int64_t>();
+    }
+  }
+  if (auto it = preset.find("origin"); it != preset.end()) {
+    if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number_integer() || !(*it)[1].is_number_integer()) {
+      c.add("origin", show(*it) + " must be [x, y] in whole cells");
+    } else {
+      t.reg.origin_x = (*it)[0].get<std::int64_t>();
+      t.reg.origin_y = (*it)[1].get<std::int64_t>();
+      if (std::max(std::abs(t.reg.origin_x), std::abs(t.reg.origin_y)) > k_max_origin) {
+        c.add("origin", show(*it) + " is too far out (at most 2^40 cells from 0)");
+      }
+    }
+  }
+  read_number(preset, "cell_size", t.reg.cell_size, c);
+  read_number(preset, "height_scale", t.height_scale, c);
+  t.world = {t.reg.origin_x, t.reg.origin_y, t.reg.width, t.reg.height};
+  if (auto it = preset.find("world"); it != preset.end()) {
+    world_extent w{0, 0, 0, 0};
+    if (read_extent(*it, "world", w.width, w.height, c)) {
+      t.world = w;
+      if (t.reg.origin_x < 0 || t.reg.origin_y < 0 || t.reg.origin_x + t.reg.width > w.width ||
+          t.reg.origin_y + t.reg.height > w.height) {
+        c.add("world", "the region (origin [" + std::to_string(t.reg.origin_x) + ", " +
+                           std::to_string(t.reg.origin_y) + "], size " + std::to_string(t.reg.width) + "x" +
+                           std::to_string(t.reg.height) + ") must lie inside the world " +
+                           std::to_string(w.width) + "x" + std::to_string(w.height));
+      }
+    }
+  }
+  if (static_cast<std::int64_t>(t.world.width) * t.world.height > k_max_cells ||
+      static_cast<std::int64_t>(t.reg.width) * t.reg.height > k_max_cells) {
+    c.add("size", "more than 2^28 cells (1 GiB of heights) is not supported");
+  }
+  return t;
+}
+
+// Checks one stage entry; returns its canonical form (or null if broken).
+json check_stage(const json& entry, std::size_t index, const stage_registry& registry, checker& c,
+                 const stage_info*& info_out) {
+  const std::string base = "stages[" + std::to_string(index) + "]";
+  info_out = nullptr;
+  if (!entry.is_object()) {
+    c.add(base, show(entry) + " must be an object with a \"type\"");
+    return nullptr;
+  }
+  auto type_it = entry.find("type");
+  if (type_it == entry.end() || !type_it->is_string()) {
+    c.add(base + ".type", type_it == entry.end() ? "missing; every stage needs a \"type\"" : show(*type_it) + " must be a stage name");
+    return nullptr;
+  }
+  const auto type = type_it->get<std::string>();
+  const stage_info* info = registry.find(type);
+  if (!info) {
+    std::string message = "unknown stage \"" + type + "\"";
+    if (auto guess = did_you_mean(type, registry.names())) message += "; did you mean \"" + *guess + "\"?";
+    message += " (landform stages lists them)";
+    c.add(base + ".type", message);
+    return nullptr;
+  }
+  const std::string path = base + " (" + type + ")";
+  const std::size_t before = c.issues.size();
+  check_params(info->params, entry, path, k_stage_keys, c.issues);
+  if (auto it = entry.find("seed"); it != entry.end() && !it->is_number_integer() && *it != "preset") {
+    c.add(path + ".seed", show(*it) + " must be an integer or \"preset\"");
+  }
+  if (auto it = entry.find("id"); it != entry.end() && (!it->is_string() || it->get<std::string>().empty())) {
+    c.add(path + ".id", show(*it) + " must be a non-empty string");
+  }
+  if (auto it = entry.find("enabled"); it != entry.end() && !it->is_boolean()) {
+    c.add(path + ".enabled", show(*it) + " must be true or false");
+  }
+  if (c.issues.size() != before) return nullptr;
+  std::vector<preset_issue> rule_issues;
+  info->check_rules(entry, rule_issues);
+  for (auto& issue : rule_issues) c.add(path + "." + issue.path, issue.message);
+  if (!rule_issues.empty()) return nullptr;
+  info_out = info;
+  json canonical = info->canonical(entry);
+  for (const auto& key : k_stage_keys) {
+    if (auto it = entry.find(key); it != entry.end()) canonical[key] = *it;
+  }
+  return canonical;
+}
+
+}  // namespace
+
+std::uint64_t derive_stage_seed(std::int64_t preset_seed, const std::string& key) {
+  return hash64(static_cast<std::uint64_t>(preset_seed), hash_string(key));
+}
+
+pipeline pipeline::build(const json& preset, const stage_registry& registry) {
+  checker c;
+  if (!preset.is_object()) throw preset_error("", "a preset must be a JSON object, got " + show(preset));
+  const top_level top = check_top_level(preset, c);
+
+  pipeline p;
+  p.m_region = top.reg;
+  p.m_world = top.world;
+  p.m_seed = top.seed;
+  p.m_height_scale = top.height_scale;
+
+  json stages_canonical = json::array();
+  auto stages_it = preset.find("stages");
+  if (stages_it == preset.end() || !stages_it->is_array() || stages_it->empty()) {
+    c.add("stages", stages_it == preset.end() ? "missing; a preset needs a list of stages"
+                                              : "must be a non-empty array of stages");
+  } else {
+    std::map<std::string, int> type_counts;
+    for (std::size_t k = 0; k < stages_it->size(); ++k) {
+      const stage_info* info = nullptr;
+      json canonical = check_stage((*stages_it)[k], k, registry, c, info);
+      stages_canonical.push_back(canonical);
+      if (!info) continue;
+      pipeline_stage s;
+      s.info = info;
+      s.key = canonical.contains("id") ? canonical["id"].get<std::string>()
+                                       : info->name + "#" + std::to_string(type_counts[info->name]++);
+      s.params = canonical;
+      if (auto it = canonical.find("seed"); it != canonical.end()) {
+        s.seed = it->is_string() ? static_cast<std::uint64_t>(top.seed) : static_cast<std::uint64_t>(it->get<std::int64_t>());
+      } else {
+        s.seed = derive_stage_seed(top.seed, s.key);
+      }
+      s.scope = info->scope_of(canonical);
+      if (canonical.value("enabled", true)) s.run = info->create(canonical);
+      p.m_stages.push_back(std::move(s));
+    }
+  }
+
+  const json default_outputs = json::array({{{"map", "height"}, {"format", "png16"}}});
+  auto outputs_it = preset.find("outputs");
+  p.m_outputs = check_outputs(outputs_it == preset.end() ? default_outputs : *outputs_it, c.issues);
+  if (!c.issues.empty()) throw preset_error(std::move(c.issues));
+
+  json outputs = json::array();
+  for (const auto& o : p.m_outputs) outputs.push_back({{"map", o.map}, {"format", o.format}, {"file", o.file}});
+  p.m_canonical = {{"landform", k_format_version},
+                   {"size", {top.reg.width, top.reg.height}},
+                   {"seed", top.seed},
+                   {"origin", {top.reg.origin_x, top.reg.origin_y}},
+                   {"cell_size", top.reg.cell_size},
+                   {"height_scale", top.height_scale},
+                   {"world", {{"origin", {top.world.origin_x, top.world.origin_y}}, {"size", {top.world.width, top.world.height}}}},
+                   {"stages", stages_canonical},
+                   {"outputs", outputs}};
+  return p;
+}
+
+bool pipeline::computes_world() const {
+  const bool region_is_world = m_region.origin_x == m_world.origin_x && m_region.origin_y == m_world.origin_y &&
+                               m_region.width == m_world.width && m_region.height == m_world.height;
+  if (region_is_world) return false;
+  return std::any_of(m_stages.begin(), m_stages.end(),
+                     [](const pipeline_stage& s) { return s.run && s.scope == stage_scope::world; });
+}
+
+heightfield pipeline::run(const run_options& options) const {
+  landform::region target = m_region;
+  const bool whole_world = computes_world();
+  if (whole_world) {
+    target.origin_x = m_world.origin_x;
+    target.origin_y = m_world.origin_y;
+    target.width = m_world.width;
+    target.height = m_world.height;
+  }
+  heightfield h(target);
+  const auto count = static_cast<double>(m_stages.size());
+  for (std::size_t k = 0; k < m_stages.size(); ++k) {
+    const pipeline_stage& s = m_stages[k];
+    if (!s.run) continue;
+    stage_context ctx;
+    ctx.seed = s.seed;
+    ctx.world = m_world;
+    ctx.nthreads = options.nthreads;
+    if (options.progress) {
+      ctx.progress = [&, k](double fraction) {
+        if (!options.progress(s.info->name, (static_cast<double>(k) + std::clamp(fraction, 0.0, 1.0)) / count)) {
+          throw cancelled_error();
+        }
+      };
+    }
+    ctx.progress(0.0);
+    s.run(h, ctx);
+    ctx.progress(1.0);
+  }
+  if (!whole_world) return h;
+  return h.crop(static_cast<int>(m_region.origin_x - m_world.origin_x),
+                static_cast<int>(m_region.origin_y - m_world.origin_y), m_region.width, m_region.height);
+}
+
+}  // namespace landform

@@ -1,0 +1,99 @@
+#include "landform/stages/opensimplex.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+#include "landform/core/parallel.hpp"
+#include "landform/noise/open_simplex_legacy.hpp"
+
+namespace landform {
+
+const param_schema<opensimplex_params>& opensimplex_params::schema() {
+  using P = opensimplex_params;
+  static const auto s = param_schema<P>()
+      .number("feature_size", &P::feature_size, above(0), "world units",
+              "size of the largest features: world distance per noise unit of octave 1")
+      .integer("octaves", &P::octaves, between(1, 16), "", "number of fBm octaves summed")
+      .number("lacunarity", &P::lacunarity, between(1, 8), "", "frequency multiplier from one octave to the next")
+      .number("gain", &P::gain, between(0, 1), "", "amplitude multiplier from one octave to the next (persistence)")
+      .number("amplitude", &P::amplitude, unbounded(), "height units", "amplitude of the first octave")
+      .number("z", &P::z, unbounded(), "noise units", "slice of 3D noise to sample; animate it for variations")
+      .choice("dimensions", &P::dimensions, {{"3d", P::dims::three}, {"2d", P::dims::two}},
+              "3d samples eval(x, y, z) as the tutorial does; 2d samples eval(x, y)");
+  return s;
+}
+
+namespace {
+
+// The legacy noise truncates lattice coordinates to 32-bit ints, so inputs must
+// stay well inside +-2^31; past 1e9 noise units the result is undefined.
+void check_noise_domain(const region& r, const opensimplex_params& p, double top_scale) {
+  constexpr double k_limit = 1e9;
+  const double far_x = std::max(std::abs(r.world_x(0)), std::abs(r.world_x(r.width - 1)));
+  const double far_y = std::max(std::abs(r.world_y(0)), std::abs(r.world_y(r.height - 1)));
+  const double reach = std::max({far_x * top_scale / p.feature_size, far_y * top_scale / p.feature_size,
+                                 std::abs(p.z) * top_scale});
+  if (reach > k_limit) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "opensimplex: noise coordinates reach %.3g, beyond the 1e9 the legacy noise is defined for; "
+                  "increase feature_size, use fewer octaves or move the origin toward 0",
+                  reach);
+    throw std::domain_error(text);
+  }
+}
+
+}  // namespace
+
+void apply_opensimplex(heightfield& h, const opensimplex_params& p, const stage_context& ctx) {
+  // One noise table per octave, built once: each is 512 bytes and read-only,
+  // so threads share them.
+  std::vector<open_simplex_legacy> octave_noise;
+  std::vector<double> scale, weight;
+  double s = 1.0, w = p.amplitude;
+  for (int k = 0; k < p.octaves; ++k) {
+    octave_noise.emplace_back(static_cast<std::int64_t>(ctx.seed + static_cast<std::uint64_t>(k)));
+    scale.push_back(s);
+    weight.push_back(w);
+    s *= p.lacunarity;
+    w *= p.gain;
+  }
+  const region& r = h.placement();
+  check_noise_domain(r, p, s / p.lacunarity);
+  const bool three = p.dimensions == opensimplex_params::dims::three;
+  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+    for (int j = y0; j < y1; ++j) {
+      float* out = h.row(j);
+      const double wy = r.world_y(j);
+      for (int i = 0; i < h.width(); ++i) {
+        const double wx = r.world_x(i);
+        double sum = 0.0;
+        for (int k = 0; k < p.octaves; ++k) {
+          // (wx * 1.0) / feature_size == wx / feature_size exactly, so octave 1
+          // reproduces the tutorial's eval(x / featureSize, ...) bit for bit.
+          const double nx = (wx * scale[k]) / p.feature_size;
+          const double ny = (wy * scale[k]) / p.feature_size;
+          const double n = three ? octave_noise[k].eval(nx, ny, p.z * scale[k]) : octave_noise[k].eval(nx, ny);
+          sum += weight[k] * n;
+        }
+        out[i] = static_cast<float>(sum);
+      }
+    }
+  });
+}
+
+stage_info opensimplex_stage_info() {
+  return make_stage_info<opensimplex_params>(
+      "opensimplex", stage_category::generator, stage_scope::pointwise,
+      "fBm of legacy OpenSimplex noise (Kurt Spencer 2014) at world coordinates",
+      "Sums `octaves` layers of OpenSimplex noise, each `lacunarity` times the frequency and `gain` times the "
+      "amplitude of the previous. The noise is a bit-exact port of Kurt Spencer's OpenSimplexNoise v1.1 (2014 "
+      "Java gist); one octave at z = 0 is the base map of the Java landscape tutorial (seed document 000). "
+      "Octave k is seeded with seed + k.",
+      &apply_opensimplex);
+}
+
+}  // namespace landform

@@ -1,0 +1,119 @@
+#include "landform/stages/smooth.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "landform/core/parallel.hpp"
+
+namespace landform {
+
+const param_schema<smooth_params>& smooth_params::schema() {
+  using P = smooth_params;
+  static const auto s = param_schema<P>()
+      .choice("method", &P::method,
+              {{"gaussian", P::kind::gaussian}, {"box", P::kind::box}, {"tutorial", P::kind::tutorial}},
+              "gaussian or box: separable, edge-clamped; tutorial: the in-place 3x3 Smoothen() of seed 000")
+      .number("sigma", &P::sigma, between(0.1, 256), "cells", "gaussian standard deviation")
+      .integer("radius", &P::radius, between(1, 256), "cells", "box half-width; the window is 2 radius + 1 cells")
+      .integer("iterations", &P::iterations, between(1, 1000), "passes", "times the filter is applied");
+  return s;
+}
+
+std::vector<float> gaussian_kernel(double sigma) {
+  const int radius = std::max(1, static_cast<int>(std::ceil(3.0 * sigma)));
+  std::vector<double> w(static_cast<std::size_t>(2 * radius + 1));
+  double total = 0.0;
+  for (int k = -radius; k <= radius; ++k) {
+    w[static_cast<std::size_t>(k + radius)] = std::exp(-0.5 * (k * k) / (sigma * sigma));
+    total += w[static_cast<std::size_t>(k + radius)];
+  }
+  std::vector<float> out(w.size());
+  for (std::size_t k = 0; k < w.size(); ++k) out[k] = static_cast<float>(w[k] / total);
+  return out;
+}
+
+namespace {
+
+// out = kernel applied along x, then along y, edges clamped. `kernel` has odd
+// length 2r + 1. Each output cell sums its taps in a fixed order, so the
+// result is the same for any row partition.
+void separable_pass(heightfield& h, const std::vector<float>& kernel, int nthreads) {
+  const int w = h.width(), ht = h.height();
+  const int r = static_cast<int>(kernel.size() / 2);
+  std::vector<float> tmp(h.size());
+  parallel_rows(ht, nthreads, [&](int y0, int y1) {
+    std::vector<float> padded(static_cast<std::size_t>(w + 2 * r));
+    for (int j = y0; j < y1; ++j) {
+      const float* src = h.row(j);
+      for (int i = -r; i < w + r; ++i) padded[static_cast<std::size_t>(i + r)] = src[std::clamp(i, 0, w - 1)];
+      float* dst = tmp.data() + static_cast<std::size_t>(j) * w;
+      for (int i = 0; i < w; ++i) {
+        float sum = 0.0f;
+        for (int k = 0; k <= 2 * r; ++k) sum += kernel[static_cast<std::size_t>(k)] * padded[static_cast<std::size_t>(i + k)];
+        dst[i] = sum;
+      }
+    }
+  });
+  parallel_rows(ht, nthreads, [&](int y0, int y1) {
+    for (int j = y0; j < y1; ++j) {
+      float* dst = h.row(j);
+      std::fill(dst, dst + w, 0.0f);
+      // Row-at-a-time accumulation keeps the inner loop contiguous (vectorises).
+      for (int k = -r; k <= r; ++k) {
+        const float weight = kernel[static_cast<std::size_t>(k + r)];
+        const float* src = tmp.data() + static_cast<std::size_t>(std::clamp(j + k, 0, ht - 1)) * w;
+        for (int i = 0; i < w; ++i) dst[i] += weight * src[i];
+      }
+    }
+  });
+}
+
+// The tutorial's Smoothen(): in place over a column-major copy so that the
+// x-outer, y-inner traversal is contiguous in memory.
+void tutorial_pass(heightfield& h) {
+  const int w = h.width(), ht = h.height();
+  if (w < 3 || ht < 3) return;
+  std::vector<float> t(h.size());
+  for (int j = 0; j < ht; ++j)
+    for (int i = 0; i < w; ++i) t[static_cast<std::size_t>(i) * ht + j] = h.at(i, j);
+  for (int i = 1; i < w - 1; ++i) {
+    for (int j = 1; j < ht - 1; ++j) {
+      double total = 0.0;
+      for (int u = -1; u <= 1; ++u)
+        for (int v = -1; v <= 1; ++v) total += t[static_cast<std::size_t>(i + u) * ht + (j + v)];
+      t[static_cast<std::size_t>(i) * ht + j] = static_cast<float>(total / 9.0);
+    }
+  }
+  for (int j = 0; j < ht; ++j)
+    for (int i = 0; i < w; ++i) h.at(i, j) = t[static_cast<std::size_t>(i) * ht + j];
+}
+
+}  // namespace
+
+void apply_smooth(heightfield& h, const smooth_params& p, const stage_context& ctx) {
+  std::vector<float> kernel;
+  if (p.method == smooth_params::kind::gaussian) kernel = gaussian_kernel(p.sigma);
+  if (p.method == smooth_params::kind::box) {
+    kernel.assign(static_cast<std::size_t>(2 * p.radius + 1), 1.0f / static_cast<float>(2 * p.radius + 1));
+  }
+  for (int pass = 0; pass < p.iterations; ++pass) {
+    if (p.method == smooth_params::kind::tutorial) {
+      tutorial_pass(h);
+    } else {
+      separable_pass(h, kernel, ctx.nthreads);
+    }
+    ctx.progress(static_cast<double>(pass + 1) / p.iterations);
+  }
+}
+
+stage_info smooth_stage_info() {
+  return make_stage_info<smooth_params>(
+      "smooth", stage_category::filter, stage_scope::world,
+      "Gaussian or box blur, or the tutorial's in-place 3x3 Smoothen()",
+      "gaussian and box are separable filters into a separate buffer with clamped edges (borders included). "
+      "tutorial is Smoothen() of the Java landscape tutorial (seed document 000): the in-place 3x3 mean over "
+      "interior cells. Needs neighbours: a region build computes the world and crops it.",
+      &apply_smooth);
+}
+
+}  // namespace landform

@@ -1,0 +1,545 @@
+// Tests for the output encoders, quantisation, SHA-256 and file_transaction.
+// PNGs written with libpng are decoded with stb_image, an independent decoder.
+
+#include <catch2/catch.hpp>
+
+#include <stb_image.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "landform/core/error.hpp"
+#include "landform/io/encode.hpp"
+#include "landform/io/file_transaction.hpp"
+#include "landform/io/quantize.hpp"
+#include "landform/io/sha256.hpp"
+
+namespace fs = std::filesystem;
+using bytes_t = std::vector<std::uint8_t>;
+
+namespace {
+
+struct png_chunk {
+  std::string type;
+  bytes_t data;
+};
+
+std::uint32_t read_be32(const std::uint8_t* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
+}
+
+// Splits a PNG into its chunks; fails the test if the structure is broken.
+std::vector<png_chunk> png_chunks(const bytes_t& png) {
+  static const std::uint8_t k_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  REQUIRE(png.size() >= 8);
+  REQUIRE(std::memcmp(png.data(), k_signature, 8) == 0);
+  std::vector<png_chunk> chunks;
+  std::size_t at = 8;
+  while (at < png.size()) {
+    REQUIRE(at + 12 <= png.size());
+    const std::uint32_t length = read_be32(png.data() + at);
+    REQUIRE(at + 12 + length <= png.size());
+    png_chunk chunk;
+    chunk.type.assign(reinterpret_cast<const char*>(png.data() + at + 4), 4);
+    chunk.data.assign(png.begin() + static_cast<std::ptrdiff_t>(at + 8),
+                      png.begin() + static_cast<std::ptrdiff_t>(at + 8 + length));
+    chunks.push_back(std::move(chunk));
+    at += 12 + length;
+  }
+  REQUIRE(at == png.size());
+  REQUIRE(chunks.size() >= 3);
+  REQUIRE(chunks.front().type == "IHDR");
+  REQUIRE(chunks.back().type == "IEND");
+  return chunks;
+}
+
+struct ihdr_info {
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  int bit_depth = 0;
+  int colour_type = 0;
+  int interlace = 0;
+};
+
+ihdr_info read_ihdr(const std::vector<png_chunk>& chunks) {
+  const auto& d = chunks.front().data;
+  REQUIRE(d.size() == 13);
+  return {read_be32(d.data()), read_be32(d.data() + 4), d[8], d[9], d[12]};
+}
+
+bool has_chunk(const std::vector<png_chunk>& chunks, const std::string& type) {
+  for (const auto& c : chunks) {
+    if (c.type == type) return true;
+  }
+  return false;
+}
+
+void require_no_colour_management(const std::vector<png_chunk>& chunks) {
+  CHECK_FALSE(has_chunk(chunks, "gAMA"));
+  CHECK_FALSE(has_chunk(chunks, "sRGB"));
+  CHECK_FALSE(has_chunk(chunks, "iCCP"));
+  CHECK_FALSE(has_chunk(chunks, "cHRM"));
+}
+
+// Decodes with stb_image at the file's own channel count.
+std::vector<std::uint16_t> decode16(const bytes_t& png, int& w, int& h, int& channels) {
+  REQUIRE(stbi_is_16_bit_from_memory(png.data(), static_cast<int>(png.size())) == 1);
+  stbi_us* pixels = stbi_load_16_from_memory(png.data(), static_cast<int>(png.size()), &w, &h, &channels, 0);
+  REQUIRE(pixels != nullptr);
+  std::vector<std::uint16_t> out(pixels, pixels + static_cast<std::size_t>(w) * static_cast<std::size_t>(h) *
+                                                      static_cast<std::size_t>(channels));
+  stbi_image_free(pixels);
+  return out;
+}
+
+bytes_t decode8(const bytes_t& png, int& w, int& h, int& channels) {
+  REQUIRE(stbi_is_16_bit_from_memory(png.data(), static_cast<int>(png.size())) == 0);
+  stbi_uc* pixels = stbi_load_from_memory(png.data(), static_cast<int>(png.size()), &w, &h, &channels, 0);
+  REQUIRE(pixels != nullptr);
+  bytes_t out(pixels, pixels + static_cast<std::size_t>(w) * static_cast<std::size_t>(h) *
+                                   static_cast<std::size_t>(channels));
+  stbi_image_free(pixels);
+  return out;
+}
+
+// 7 x 5 samples covering the 16-bit extremes and byte-order traps.
+std::vector<std::uint16_t> gradient16(std::size_t count) {
+  const std::vector<std::uint16_t> special = {0, 1, 2, 255, 256, 257, 0x00FF, 0xFF00, 0x1234, 0x3412,
+                                              0x7FFF, 0x8000, 0x8001, 65534, 65535};
+  std::vector<std::uint16_t> values(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    values[i] = i < special.size() ? special[i] : static_cast<std::uint16_t>((i * 65535) / (count - 1));
+  }
+  return values;
+}
+
+bytes_t gradient8(std::size_t count) {
+  bytes_t values(count);
+  for (std::size_t i = 0; i < count; ++i) values[i] = static_cast<std::uint8_t>((i * 37 + 11) % 256);
+  values[0] = 0;
+  values[count - 1] = 255;
+  return values;
+}
+
+// A fresh, empty directory under the system temp directory, removed afterwards.
+struct scratch_dir {
+  fs::path path;
+  scratch_dir() {
+    std::random_device device;
+    path = fs::temp_directory_path() / ("landform-test-io-" + std::to_string(device()) + "-" + std::to_string(device()));
+    fs::create_directories(path);
+  }
+  ~scratch_dir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+  scratch_dir(const scratch_dir&) = delete;
+  scratch_dir& operator=(const scratch_dir&) = delete;
+};
+
+// Every entry (files and directories) under `dir`, as generic relative paths.
+std::vector<std::string> list_tree(const fs::path& dir) {
+  std::vector<std::string> names;
+  if (!fs::exists(dir)) return names;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    names.push_back(fs::relative(entry.path(), dir).generic_string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bytes_t read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in);
+  return bytes_t(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  REQUIRE(out);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- PNG 16-bit
+
+TEST_CASE("encode_png_gray16 round-trips through an independent decoder", "[io][png]") {
+  constexpr int k_w = 7;
+  constexpr int k_h = 5;
+  const auto values = gradient16(k_w * k_h);
+  const std::vector<std::pair<std::string, std::string>> text = {{"Software", "landform"},
+                                                                 {"Comment", "seed=42 preset=abc"}};
+  const bytes_t png = landform::encode_png_gray16(k_w, k_h, values.data(), text);
+
+  int w = 0, h = 0, channels = 0;
+  const auto decoded = decode16(png, w, h, channels);
+  CHECK(w == k_w);
+  CHECK(h == k_h);
+  CHECK(channels == 1);
+  CHECK(decoded == values);
+
+  const auto chunks = png_chunks(png);
+  const ihdr_info ihdr = read_ihdr(chunks);
+  CHECK(ihdr.width == static_cast<std::uint32_t>(k_w));
+  CHECK(ihdr.height == static_cast<std::uint32_t>(k_h));
+  CHECK(ihdr.bit_depth == 16);
+  CHECK(ihdr.colour_type == 0);
+  CHECK(ihdr.interlace == 0);
+  require_no_colour_management(chunks);
+
+  std::vector<std::string> texts;
+  bool text_before_data = true;
+  bool seen_data = false;
+  for (const auto& c : chunks) {
+    if (c.type == "IDAT") seen_data = true;
+    if (c.type == "tEXt") {
+      texts.emplace_back(c.data.begin(), c.data.end());
+      if (seen_data) text_before_data = false;
+    }
+  }
+  CHECK(text_before_data);
+  REQUIRE(texts.size() == 2);
+  CHECK(texts[0] == std::string("Software\0landform", 17));
+  CHECK(texts[1] == std::string("Comment\0seed=42 preset=abc", 26));
+}
+
+TEST_CASE("encode_png_gray16 is deterministic and writes no tEXt unless asked", "[io][png]") {
+  const auto values = gradient16(12);
+  const bytes_t a = landform::encode_png_gray16(4, 3, values.data());
+  const bytes_t b = landform::encode_png_gray16(4, 3, values.data());
+  CHECK(a == b);
+  const auto chunks = png_chunks(a);
+  CHECK_FALSE(has_chunk(chunks, "tEXt"));
+  CHECK_FALSE(has_chunk(chunks, "tIME"));
+  CHECK_FALSE(has_chunk(chunks, "pHYs"));
+
+  // 1 x 1 edge case.
+  const std::uint16_t one = 0xABCD;
+  int w = 0, h = 0, channels = 0;
+  CHECK(decode16(landform::encode_png_gray16(1, 1, &one), w, h, channels) == std::vector<std::uint16_t>{0xABCD});
+}
+
+TEST_CASE("encode_png_gray16 rejects bad arguments", "[io][png]") {
+  const std::uint16_t v[4] = {};
+  CHECK_THROWS_AS(landform::encode_png_gray16(0, 2, v), std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png_gray16(2, -1, v), std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png_gray16(2, 2, nullptr), std::invalid_argument);
+  using text_t = std::vector<std::pair<std::string, std::string>>;
+  CHECK_THROWS_AS(landform::encode_png_gray16(2, 2, v, text_t{{"", "x"}}), std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png_gray16(2, 2, v, text_t{{std::string(80, 'k'), "x"}}), std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png_gray16(2, 2, v, text_t{{" lead", "x"}}), std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png_gray16(2, 2, v, text_t{{"two  spaces", "x"}}), std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png_gray16(2, 2, v, text_t{{"key", std::string("a\0b", 3)}}),
+                  std::invalid_argument);
+  CHECK_NOTHROW(landform::encode_png_gray16(2, 2, v, text_t{{std::string(79, 'k'), ""}}));
+
+  // libpng's own error path (its default write limit is 1e6 pixels wide):
+  // reported as an exception, not a crash or a message on stderr.
+  const std::vector<std::uint16_t> wide(1'000'001);
+  CHECK_THROWS_AS(landform::encode_png_gray16(1'000'001, 1, wide.data()), std::runtime_error);
+}
+
+TEST_CASE("encode_png_rgb16 round-trips", "[io][png]") {
+  constexpr int k_w = 5;
+  constexpr int k_h = 3;
+  const auto values = gradient16(k_w * k_h * 3);
+  const bytes_t png = landform::encode_png_rgb16(k_w, k_h, values.data());
+  int w = 0, h = 0, channels = 0;
+  const auto decoded = decode16(png, w, h, channels);
+  CHECK(w == k_w);
+  CHECK(h == k_h);
+  CHECK(channels == 3);
+  CHECK(decoded == values);
+  const auto chunks = png_chunks(png);
+  const ihdr_info ihdr = read_ihdr(chunks);
+  CHECK(ihdr.bit_depth == 16);
+  CHECK(ihdr.colour_type == 2);
+  require_no_colour_management(chunks);
+}
+
+// ---------------------------------------------------------------- PNG 8-bit
+
+TEST_CASE("encode_png_gray8 round-trips", "[io][png]") {
+  constexpr int k_w = 7;
+  constexpr int k_h = 5;
+  const bytes_t values = gradient8(k_w * k_h);
+  const bytes_t png = landform::encode_png_gray8(k_w, k_h, values.data());
+  int w = 0, h = 0, channels = 0;
+  CHECK(decode8(png, w, h, channels) == values);
+  CHECK(w == k_w);
+  CHECK(h == k_h);
+  CHECK(channels == 1);
+  const auto chunks = png_chunks(png);
+  const ihdr_info ihdr = read_ihdr(chunks);
+  CHECK(ihdr.width == static_cast<std::uint32_t>(k_w));
+  CHECK(ihdr.height == static_cast<std::uint32_t>(k_h));
+  CHECK(ihdr.bit_depth == 8);
+  CHECK(ihdr.colour_type == 0);
+  require_no_colour_management(chunks);
+
+  CHECK_THROWS_AS(landform::encode_png_gray8(0, 1, values.data()), std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png_gray8(1, 1, nullptr), std::invalid_argument);
+}
+
+TEST_CASE("encode_png_rgb8 and encode_png_rgba8 round-trip", "[io][png]") {
+  constexpr int k_w = 6;
+  constexpr int k_h = 4;
+  SECTION("rgb") {
+    const bytes_t values = gradient8(k_w * k_h * 3);
+    const bytes_t png = landform::encode_png_rgb8(k_w, k_h, values.data());
+    int w = 0, h = 0, channels = 0;
+    CHECK(decode8(png, w, h, channels) == values);
+    CHECK(w == k_w);
+    CHECK(h == k_h);
+    CHECK(channels == 3);
+    const ihdr_info ihdr = read_ihdr(png_chunks(png));
+    CHECK(ihdr.bit_depth == 8);
+    CHECK(ihdr.colour_type == 2);
+  }
+  SECTION("rgba") {
+    const bytes_t values = gradient8(k_w * k_h * 4);
+    const bytes_t png = landform::encode_png_rgba8(k_w, k_h, values.data());
+    int w = 0, h = 0, channels = 0;
+    CHECK(decode8(png, w, h, channels) == values);
+    CHECK(w == k_w);
+    CHECK(h == k_h);
+    CHECK(channels == 4);
+    const ihdr_info ihdr = read_ihdr(png_chunks(png));
+    CHECK(ihdr.bit_depth == 8);
+    CHECK(ihdr.colour_type == 6);
+  }
+}
+
+// ---------------------------------------------------------------- raw
+
+TEST_CASE("encode_raw16_le writes exact little-endian bytes", "[io][raw]") {
+  const std::uint16_t values[] = {0x1234, 0x0001, 0xFF00, 0xFFFF, 0x0000, 0xABCD};
+  const bytes_t out = landform::encode_raw16_le(6, values);
+  const bytes_t expected = {0x34, 0x12, 0x01, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0xCD, 0xAB};
+  CHECK(out == expected);
+  CHECK(landform::encode_raw16_le(0, nullptr).empty());
+  CHECK_THROWS_AS(landform::encode_raw16_le(1, nullptr), std::invalid_argument);
+}
+
+TEST_CASE("encode_r32_le writes exact little-endian float32 bytes", "[io][raw]") {
+  const float values[] = {1.0f, -2.0f, 0.0f, -0.0f, 0.5f};
+  const bytes_t out = landform::encode_r32_le(5, values);
+  const bytes_t expected = {0x00, 0x00, 0x80, 0x3F,   // 1.0
+                            0x00, 0x00, 0x00, 0xC0,   // -2.0
+                            0x00, 0x00, 0x00, 0x00,   // 0.0
+                            0x00, 0x00, 0x00, 0x80,   // -0.0
+                            0x00, 0x00, 0x00, 0x3F};  // 0.5
+  CHECK(out == expected);
+  CHECK(landform::encode_r32_le(0, nullptr).empty());
+  CHECK_THROWS_AS(landform::encode_r32_le(2, nullptr), std::invalid_argument);
+
+  // Bits survive, including a NaN payload.
+  std::uint32_t nan_bits = 0x7FC01234u;
+  float nan_value = 0.0f;
+  std::memcpy(&nan_value, &nan_bits, 4);
+  CHECK(landform::encode_r32_le(1, &nan_value) == bytes_t{0x34, 0x12, 0xC0, 0x7F});
+}
+
+// ---------------------------------------------------------------- quantize
+
+TEST_CASE("quantize16 rounds, clamps and counts", "[io][quantize]") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> in = {0.0f, 1.0f, 0.5f, -0.1f, 1.2f, nan, 1.0f / 65535.0f, 0.25f, -0.0f, inf, -inf};
+  const landform::quantized16 q = landform::quantize16(in.data(), in.size());
+  REQUIRE(q.values.size() == in.size());
+  CHECK(q.values[0] == 0);
+  CHECK(q.values[1] == 65535);
+  CHECK(q.values[2] == 32768);  // 0.5 * 65535 + 0.5 = 32768.0
+  CHECK(q.values[3] == 0);      // clipped
+  CHECK(q.values[4] == 65535);  // clipped
+  CHECK(q.values[5] == 0);      // NaN, clipped
+  CHECK(q.values[6] == 1);
+  CHECK(q.values[7] == 16384);  // 16383.75 + 0.5 -> 16384
+  CHECK(q.values[8] == 0);      // -0.0 is in range
+  CHECK(q.values[9] == 65535);  // clipped
+  CHECK(q.values[10] == 0);     // clipped
+  CHECK(q.clipped == 5);
+
+  const std::vector<float> clean = {0.0f, 0.1f, 0.9f, 1.0f};
+  CHECK(landform::quantize16(clean.data(), clean.size()).clipped == 0);
+  CHECK(landform::quantize16(nullptr, 0).values.empty());
+  CHECK_THROWS_AS(landform::quantize16(nullptr, 1), std::invalid_argument);
+}
+
+TEST_CASE("quantize16 maps every level's centre to that level", "[io][quantize]") {
+  std::vector<float> in(65536);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(static_cast<double>(i) / 65535.0);
+  const landform::quantized16 q = landform::quantize16(in.data(), in.size());
+  CHECK(q.clipped == 0);
+  std::size_t mismatches = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) mismatches += q.values[i] != i ? 1 : 0;
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("quantize8 rounds, clamps and counts", "[io][quantize]") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> in = {0.0f, 1.0f, 0.5f, -0.1f, 1.2f, nan, 1.0f / 255.0f, 0.25f};
+  const landform::quantized8 q = landform::quantize8(in.data(), in.size());
+  REQUIRE(q.values.size() == in.size());
+  CHECK(q.values[0] == 0);
+  CHECK(q.values[1] == 255);
+  CHECK(q.values[2] == 128);  // 0.5 * 255 + 0.5 = 128.0
+  CHECK(q.values[3] == 0);
+  CHECK(q.values[4] == 255);
+  CHECK(q.values[5] == 0);
+  CHECK(q.values[6] == 1);
+  CHECK(q.values[7] == 64);  // 63.75 + 0.5 -> 64
+  CHECK(q.clipped == 3);
+  CHECK_THROWS_AS(landform::quantize8(nullptr, 3), std::invalid_argument);
+}
+
+// ---------------------------------------------------------------- sha256
+
+TEST_CASE("sha256_hex matches the FIPS 180 test vectors", "[io][sha256]") {
+  const std::string abc = "abc";
+  CHECK(landform::sha256_hex(reinterpret_cast<const std::uint8_t*>(abc.data()), abc.size()) ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(landform::sha256_hex(nullptr, 0) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  const std::string two_blocks = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  CHECK(landform::sha256_hex(reinterpret_cast<const std::uint8_t*>(two_blocks.data()), two_blocks.size()) ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  CHECK_THROWS_AS(landform::sha256_hex(nullptr, 1), std::invalid_argument);
+}
+
+// ---------------------------------------------------------------- file_transaction
+
+TEST_CASE("file_transaction commit writes every file with exact bytes", "[io][file_transaction]") {
+  scratch_dir scratch;
+  const fs::path out = scratch.path / "out";  // does not exist yet
+  const bytes_t height = {0x00, 0x01, 0xFF, 0x7F, 0x80};
+  const bytes_t tile = {'t', 'i', 'l', 'e'};
+  {
+    landform::file_transaction tx(out);
+    tx.stage("height.png", height);
+    tx.stage("tiles/x0_y0.r16", tile);
+    tx.stage("empty.bin", {});
+    // Nothing visible under its final name before commit.
+    CHECK_FALSE(fs::exists(out / "height.png"));
+    CHECK_FALSE(fs::exists(out / "tiles" / "x0_y0.r16"));
+    tx.commit();
+  }
+  CHECK(list_tree(out) == std::vector<std::string>{"empty.bin", "height.png", "tiles", "tiles/x0_y0.r16"});
+  CHECK(read_file(out / "height.png") == height);
+  CHECK(read_file(out / "tiles" / "x0_y0.r16") == tile);
+  CHECK(read_file(out / "empty.bin").empty());
+}
+
+TEST_CASE("file_transaction replaces existing files only on commit", "[io][file_transaction]") {
+  scratch_dir scratch;
+  write_file(scratch.path / "h.png", "old");
+  {
+    landform::file_transaction tx(scratch.path);
+    tx.stage("h.png", {'n', 'e', 'w'});
+  }
+  CHECK(list_tree(scratch.path) == std::vector<std::string>{"h.png"});
+  CHECK(read_file(scratch.path / "h.png") == bytes_t{'o', 'l', 'd'});
+  {
+    landform::file_transaction tx(scratch.path);
+    tx.stage("h.png", {'n', 'e', 'w'});
+    tx.commit();
+  }
+  CHECK(list_tree(scratch.path) == std::vector<std::string>{"h.png"});
+  CHECK(read_file(scratch.path / "h.png") == bytes_t{'n', 'e', 'w'});
+}
+
+TEST_CASE("file_transaction without commit leaves nothing behind", "[io][file_transaction]") {
+  scratch_dir scratch;
+  SECTION("existing directory stays empty") {
+    {
+      landform::file_transaction tx(scratch.path);
+      tx.stage("a.png", {1, 2, 3});
+      tx.stage("sub/deeper/b.png", {4});
+      CHECK_FALSE(list_tree(scratch.path).empty());  // temporaries exist meanwhile
+    }
+    CHECK(fs::is_directory(scratch.path));
+    CHECK(list_tree(scratch.path).empty());
+  }
+  SECTION("created directory is removed again") {
+    const fs::path out = scratch.path / "new" / "out";
+    {
+      landform::file_transaction tx(out);
+      tx.stage("a.png", {1, 2, 3});
+    }
+    CHECK(list_tree(scratch.path).empty());
+  }
+}
+
+TEST_CASE("file_transaction reports an unwritable directory with its path", "[io][file_transaction]") {
+  scratch_dir scratch;
+  const fs::path blocker = scratch.path / "regular_file";
+  write_file(blocker, "x");
+  const fs::path bad_dir = blocker / "sub";
+  landform::file_transaction tx(bad_dir);
+  CHECK_THROWS_AS(tx.stage("h.png", {1}), landform::io_error);
+  CHECK_THROWS_WITH(tx.stage("h.png", {1}), Catch::Contains(bad_dir.string()));
+  CHECK(list_tree(scratch.path) == std::vector<std::string>{"regular_file"});
+}
+
+TEST_CASE("file_transaction commit fails cleanly when a target is a directory", "[io][file_transaction]") {
+  scratch_dir scratch;
+  fs::create_directories(scratch.path / "taken");
+  {
+    landform::file_transaction tx(scratch.path);
+    tx.stage("first.png", {1});
+    tx.stage("taken", {2});
+    tx.stage("tiles/t.png", {3});
+    CHECK_THROWS_WITH(tx.commit(), Catch::Contains((scratch.path / "taken").string()) &&
+                                       Catch::Contains("cannot write"));
+    CHECK(list_tree(scratch.path) == std::vector<std::string>{"taken"});
+    tx.commit();  // empty now: a no-op
+  }
+  CHECK(list_tree(scratch.path) == std::vector<std::string>{"taken"});
+}
+
+TEST_CASE("file_transaction rejects bad and duplicate names", "[io][file_transaction]") {
+  scratch_dir scratch;
+  {
+    landform::file_transaction tx(scratch.path);
+    CHECK_THROWS_AS(tx.stage("", {}), std::invalid_argument);
+    CHECK_THROWS_AS(tx.stage("../escape.png", {}), std::invalid_argument);
+    CHECK_THROWS_AS(tx.stage("a/../../escape.png", {}), std::invalid_argument);
+    CHECK_THROWS_AS(tx.stage("a/../b.png", {}), std::invalid_argument);
+    CHECK_THROWS_AS(tx.stage("/etc/passwd", {}), std::invalid_argument);
+    CHECK_THROWS_AS(tx.stage("sub/", {}), std::invalid_argument);
+    CHECK_THROWS_AS(tx.stage(".", {}), std::invalid_argument);
+    tx.stage("a.png", {1});
+    CHECK_THROWS_AS(tx.stage("a.png", {2}), std::invalid_argument);
+    CHECK_THROWS_AS(tx.stage("./a.png", {2}), std::invalid_argument);
+    tx.stage("sub/./b.png", {3});
+    CHECK_THROWS_AS(tx.stage("sub/b.png", {4}), std::invalid_argument);
+    tx.commit();
+  }
+  CHECK(list_tree(scratch.path) == std::vector<std::string>{"a.png", "sub", "sub/b.png"});
+  CHECK(read_file(scratch.path / "a.png") == bytes_t{1});
+  CHECK(read_file(scratch.path / "sub" / "b.png") == bytes_t{3});
+}
+
+TEST_CASE("file_transaction files get ordinary permissions", "[io][file_transaction]") {
+  scratch_dir scratch;
+  const mode_t previous = ::umask(022);
+  {
+    landform::file_transaction tx(scratch.path);
+    tx.stage("h.png", {1});
+    tx.commit();
+  }
+  ::umask(previous);
+  const auto perms = fs::status(scratch.path / "h.png").permissions();
+  CHECK(perms == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read));
+}
