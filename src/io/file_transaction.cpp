@@ -102,51 +102,52 @@ file_transaction::file_transaction(fs::path dir) : m_dir(std::move(dir).lexicall
 file_transaction::~file_transaction() { discard_from(0); }
 
 void file_transaction::stage(const std::string& relative_name, std::vector<std::uint8_t> bytes) {
-  std::string name = normalise_name(relative_name);
-  if (m_names.count(name) != 0) {
-    throw std::invalid_argument("file_transaction: '" + name + "' staged twice");
-  }
-  const fs::path final_path = m_dir / name;
-  const fs::path parent = final_path.parent_path();
+  const auto [name, inserted] = m_names.insert(normalise_name(relative_name));
+  if (!inserted) throw std::invalid_argument("file_transaction: '" + *name + "' staged twice");
+  try {
+    const fs::path final_path = m_dir / *name;
+    const fs::path parent = final_path.parent_path();
+    // Reserve first so that recording the entry cannot fail once the file exists.
+    m_entries.reserve(m_entries.size() + 1);
+    if (!parent.empty()) create_parent(parent);
 
-  // Reserve first so that recording the entry cannot fail once the file exists.
-  m_entries.reserve(m_entries.size() + 1);
-  m_names.reserve(m_names.size() + 1);
-
-  if (!parent.empty()) {
-    // Remember which directories are new, so that a rollback can remove them.
-    std::vector<fs::path> missing;
-    std::error_code ignored;
-    for (fs::path p = parent; !p.empty(); p = p.parent_path()) {
-      if (fs::exists(fs::symlink_status(p, ignored))) break;
-      missing.push_back(p);
-      if (p == p.parent_path()) break;
+    fs::path temp_path;
+    const int fd = create_temp(final_path, temp_path);
+    const std::error_code error = write_and_close(fd, bytes);
+    if (error) {
+      std::error_code ignored;
+      fs::remove(temp_path, ignored);
+      throw_write_error(final_path, error);
     }
-    m_created_dirs.reserve(m_created_dirs.size() + missing.size());
-    std::error_code error;
-    fs::create_directories(parent, error);
-    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-      if (fs::is_directory(fs::symlink_status(*it, ignored))) m_created_dirs.push_back(*it);
-    }
-    if (!error) {
-      std::error_code status_error;
-      if (!fs::is_directory(parent, status_error)) {
-        error = status_error ? status_error : std::make_error_code(std::errc::not_a_directory);
-      }
-    }
-    if (error) throw io_error("cannot create directory " + quoted(parent) + ": " + error.message());
+    m_entries.push_back({final_path, std::move(temp_path)});
+  } catch (...) {
+    m_names.erase(name);
+    throw;
   }
+}
 
-  fs::path temp_path;
-  const int fd = create_temp(final_path, temp_path);
-  const std::error_code error = write_and_close(fd, bytes);
-  if (error) {
-    std::error_code ignored;
-    fs::remove(temp_path, ignored);
-    throw_write_error(final_path, error);
+void file_transaction::create_parent(const fs::path& parent) {
+  // Remember which directories are new, so that a rollback can remove them.
+  std::vector<fs::path> missing;
+  std::error_code ignored;
+  for (fs::path p = parent; !p.empty(); p = p.parent_path()) {
+    if (fs::exists(fs::symlink_status(p, ignored))) break;
+    missing.push_back(p);
+    if (p == p.parent_path()) break;
   }
-  m_entries.push_back({final_path, std::move(temp_path)});
-  m_names.insert(std::move(name));
+  m_created_dirs.reserve(m_created_dirs.size() + missing.size());
+  std::error_code error;
+  fs::create_directories(parent, error);
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    if (fs::is_directory(fs::symlink_status(*it, ignored))) m_created_dirs.push_back(*it);
+  }
+  if (!error) {
+    std::error_code status_error;
+    if (!fs::is_directory(parent, status_error)) {
+      error = status_error ? status_error : std::make_error_code(std::errc::not_a_directory);
+    }
+  }
+  if (error) throw io_error("cannot create directory " + quoted(parent) + ": " + error.message());
 }
 
 void file_transaction::commit() {

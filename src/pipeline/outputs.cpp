@@ -179,12 +179,12 @@ json make_manifest(const pipeline& p, const heightfield& h, const std::vector<en
     lo = *mn;
     hi = *mx;
   }
-  std::size_t clipped = 0;
+  // Counted on the heights themselves, so the figure is there even when only
+  // unquantised formats were requested.
+  const auto clipped = static_cast<std::size_t>(std::count_if(
+      h.values().begin(), h.values().end(), [](float v) { return !(v >= 0.0f && v <= 1.0f); }));
   json file_list = json::array();
-  for (const auto& f : files) {
-    clipped = std::max(clipped, f.clipped);
-    file_list.push_back(f.description);
-  }
+  for (const auto& f : files) file_list.push_back(f.description);
   const region& r = p.region();
   return {{"tool", "landform"},
           {"version", k_version},

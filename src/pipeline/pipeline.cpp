@@ -274,6 +274,7 @@ heightfield pipeline::run(const run_options& options) const {
     stage_context ctx;
     ctx.seed = s.seed;
     ctx.world = m_world;
+    ctx.height_scale = m_height_scale;
     ctx.nthreads = options.nthreads;
     if (options.progress) {
       ctx.progress = [&, k](double fraction) {

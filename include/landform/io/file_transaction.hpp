@@ -67,6 +67,10 @@ private:
     std::filesystem::path temp_path;
   };
 
+  /// Creates `parent` and its missing ancestors, recording the new ones.
+  void create_parent(const std::filesystem::path& parent);
+  /// Removes the temporaries of entries [first, end) and the created
+  /// directories that are empty, then forgets everything.
   void discard_from(std::size_t first) noexcept;
 
   std::filesystem::path m_dir;

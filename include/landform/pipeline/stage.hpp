@@ -32,6 +32,7 @@ enum class stage_scope {
 struct stage_context {
   std::uint64_t seed = 0;  ///< this stage's seed (derived from the preset seed or given)
   world_extent world;      ///< where global shapes are laid out
+  double height_scale = 1.0;  ///< metres (world units) for a height of 1.0; cell size is in the heightfield's placement
   int nthreads = 0;        ///< 0 = all cores, 1 = serial; results never depend on it
   /// Reports progress within the stage, fraction in [0, 1]. Throws
   /// cancelled_error when the caller asked to stop. Never null.
