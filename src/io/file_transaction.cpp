@@ -161,7 +161,7 @@ void file_transaction::commit() {
     }
   }
 
-  std::vector<fs::path> created;
+  std::vector<std::size_t> created;  // entries whose final name is new
   created.reserve(m_entries.size());
   for (std::size_t i = 0; i < m_entries.size(); ++i) {
     entry& e = m_entries[i];
@@ -171,11 +171,11 @@ void file_transaction::commit() {
     fs::rename(e.temp_path, e.final_path, error);
     if (error) {
       const fs::path failed = std::move(e.final_path);
-      for (const auto& path : created) fs::remove(path, ignored);
+      for (const std::size_t j : created) fs::remove(m_entries[j].final_path, ignored);
       discard_from(i);
       throw_write_error(failed, error);
     }
-    if (!existed) created.push_back(e.final_path);
+    if (!existed) created.push_back(i);
   }
   m_entries.clear();
   m_names.clear();
