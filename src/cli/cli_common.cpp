@@ -1,5 +1,7 @@
 #include "cli_common.hpp"
 
+#include <charconv>
+#include <cstdint>
 #include <iostream>
 
 #include "landform/core/error.hpp"
@@ -27,11 +29,25 @@ nlohmann::json parse_size(const std::string& text) {
   return nlohmann::json::array({number(text.substr(0, x)), number(text.substr(x + 1))});
 }
 
+// The whole text must be a signed 64-bit integer; out-of-range values are
+// errors, not clamped.
+std::int64_t parse_seed(const std::string& text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range) {
+    throw preset_error("--seed", "\"" + text + "\" is outside the signed 64-bit range");
+  }
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+    throw preset_error("--seed", "\"" + text + "\" must be an integer");
+  }
+  return value;
+}
+
 }  // namespace
 
 void add_preset_edit_options(CLI::App& cmd, preset_source& source) {
   cmd.add_option("--size", source.size, "override the map size: N or WIDTHxHEIGHT (cells)");
-  cmd.add_option("--seed", source.seed, "override the preset seed (signed 64-bit integer)");
+  cmd.add_option("--seed", source.seed, "override the preset seed (signed 64-bit integer)")->type_name("INT");
   cmd.add_option("--set", source.sets,
                  "edit any preset value, KEY=VALUE with a dotted key, e.g. stages.1.magnitude=8 (repeatable)")
       ->type_name("KEY=VALUE");
@@ -40,9 +56,12 @@ void add_preset_edit_options(CLI::App& cmd, preset_source& source) {
 nlohmann::json load_preset(const preset_source& source) {
   nlohmann::json preset = source.file.empty() ? parse_preset_text(default_preset_text(), "<default preset>")
                                               : load_preset_file(source.file);
-  if (!preset.is_object()) throw preset_error("", "a preset must be a JSON object");
+  if (!preset.is_object()) {
+    throw preset_error("", (source.file.empty() ? std::string("<default preset>") : source.file) +
+                               ": a preset must be a JSON object {...}");
+  }
   if (source.size) preset["size"] = parse_size(*source.size);
-  if (source.seed) preset["seed"] = *source.seed;
+  if (source.seed) preset["seed"] = parse_seed(*source.seed);
   for (const auto& set : source.sets) {
     const auto eq = set.find('=');
     if (eq == std::string::npos || eq == 0) throw preset_error("--set", "\"" + set + "\" must be KEY=VALUE");

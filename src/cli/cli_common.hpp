@@ -20,7 +20,7 @@ inline constexpr int k_exit_usage = 2;    // bad command line or bad preset
 struct preset_source {
   std::string file;               // empty: the built-in default preset
   std::optional<std::string> size;  // "N" or "WxH"
-  std::optional<long long> seed;
+  std::optional<std::string> seed;  // parsed strictly: no silent clamping
   std::vector<std::string> sets;  // KEY=VALUE
 };
 

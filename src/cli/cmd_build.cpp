@@ -91,7 +91,7 @@ void setup_build(CLI::App& app) {
   cmd->add_option("-o,--out", options->out_dir, "output directory, created if missing (default: out)");
   add_preset_edit_options(*cmd, options->source);
   cmd->add_option("--threads", options->threads, "worker threads, 0 = all cores (results are identical)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, std::numeric_limits<int>::max(), "NONNEGATIVE"));
   cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success");
   cmd->callback([options] {
     int code = k_exit_ok;

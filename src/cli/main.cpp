@@ -10,9 +10,23 @@ int main(int argc, char** argv) {
   CLI::App app{"landform: terrain heightmaps and the maps that go with them, from JSON presets"};
   app.set_version_flag("--version", std::string("landform ") + landform::k_version);
   app.require_subcommand(1);
+  // One line, prefixed like every other landform error.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return std::string("landform: error: ") + e.what() + " (see landform --help)\n";
+  });
   landform::cli::setup_build(app);
   landform::cli::setup_validate(app);
   landform::cli::setup_stages(app);
+  auto is_command = [&app](const std::string& name) {
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      if (sub->get_name() == name) return true;
+    }
+    return false;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
+    std::cerr << "landform: error: unknown command \"" << argv[1] << "\"; commands: build, validate, stages\n";
+    return landform::cli::k_exit_usage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

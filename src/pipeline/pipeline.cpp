@@ -22,6 +22,12 @@ const std::vector<std::string> k_stage_keys = {"type", "seed", "id", "enabled"};
 
 bool is_int(const json& v) { return v.is_number_integer() || v.is_number_unsigned(); }
 
+// nlohmann stores integers above 2^63 - 1 as unsigned; seeds are signed 64-bit.
+bool is_int64(const json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX);
+  return v.is_number_integer();
+}
+
 std::string show(const json& v) {
   std::string s = v.dump();
   return s.size() > 40 ? s.substr(0, 37) + "..." : s;
@@ -37,7 +43,7 @@ struct checker {
 bool read_extent(const json& v, const std::string& path, int& w, int& h, checker& c) {
   auto side = [&](const json& s, const std::string& p, int& out) {
     if (!is_int(s)) {
-      c.add(p, show(s) + " must be an integer number of cells");
+      c.add(p, show(s) + (p == path ? " must be an integer or [width, height] in cells" : " must be an integer number of cells"));
       return false;
     }
     const auto n = s.get<std::int64_t>();
@@ -80,6 +86,44 @@ struct top_level {
   double height_scale = 1.0;
 };
 
+// world: N, [W, H] (from cell 0, 0) or {"origin": [x, y], "size": N | [W, H]}
+// (the canonical form written into manifests).
+void check_world(const json& v, top_level& t, checker& c) {
+  world_extent w{0, 0, 0, 0};
+  const json* size = &v;
+  if (v.is_object()) {
+    for (const auto& [key, value] : v.items()) {
+      if (key != "origin" && key != "size") c.add("world." + key, "unknown key; a world has \"origin\" and \"size\"");
+    }
+    if (!v.contains("size")) {
+      c.add("world.size", "missing; give the world's size in cells");
+      return;
+    }
+    size = &v["size"];
+    if (auto o = v.find("origin"); o != v.end()) {
+      if (!o->is_array() || o->size() != 2 || !is_int64((*o)[0]) || !is_int64((*o)[1])) {
+        c.add("world.origin", show(*o) + " must be [x, y] in whole cells");
+        return;
+      }
+      w.origin_x = (*o)[0].get<std::int64_t>();
+      w.origin_y = (*o)[1].get<std::int64_t>();
+    }
+  } else if (!v.is_array() && !is_int(v)) {
+    c.add("world", show(v) + " must be an integer, [width, height] or {\"origin\": [x, y], \"size\": [width, height]}");
+    return;
+  }
+  if (!read_extent(*size, v.is_object() ? "world.size" : "world", w.width, w.height, c)) return;
+  t.world = w;
+  if (t.reg.origin_x < w.origin_x || t.reg.origin_y < w.origin_y ||
+      t.reg.origin_x + t.reg.width > w.origin_x + w.width || t.reg.origin_y + t.reg.height > w.origin_y + w.height) {
+    c.add("world", "the region (origin [" + std::to_string(t.reg.origin_x) + ", " + std::to_string(t.reg.origin_y) +
+                       "], size " + std::to_string(t.reg.width) + "x" + std::to_string(t.reg.height) +
+                       ") must lie inside the world (origin [" + std::to_string(w.origin_x) + ", " +
+                       std::to_string(w.origin_y) + "], size " + std::to_string(w.width) + "x" +
+                       std::to_string(w.height) + ")");
+  }
+}
+
 top_level check_top_level(const json& preset, checker& c) {
   top_level t;
   t.reg.width = t.reg.height = 512;
@@ -97,14 +141,14 @@ top_level check_top_level(const json& preset, checker& c) {
   }
   if (auto it = preset.find("size"); it != preset.end()) read_extent(*it, "size", t.reg.width, t.reg.height, c);
   if (auto it = preset.find("seed"); it != preset.end()) {
-    if (!it->is_number_integer()) {
+    if (!is_int64(*it)) {
       c.add("seed", show(*it) + " must be an integer from -2^63 to 2^63-1");
     } else {
       t.seed = it->get<std::int64_t>();
     }
   }
   if (auto it = preset.find("origin"); it != preset.end()) {
-    if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number_integer() || !(*it)[1].is_number_integer()) {
+    if (!it->is_array() || it->size() != 2 || !is_int64((*it)[0]) || !is_int64((*it)[1])) {
       c.add("origin", show(*it) + " must be [x, y] in whole cells");
     } else {
       t.reg.origin_x = (*it)[0].get<std::int64_t>();
@@ -117,19 +161,7 @@ top_level check_top_level(const json& preset, checker& c) {
   read_number(preset, "cell_size", t.reg.cell_size, c);
   read_number(preset, "height_scale", t.height_scale, c);
   t.world = {t.reg.origin_x, t.reg.origin_y, t.reg.width, t.reg.height};
-  if (auto it = preset.find("world"); it != preset.end()) {
-    world_extent w{0, 0, 0, 0};
-    if (read_extent(*it, "world", w.width, w.height, c)) {
-      t.world = w;
-      if (t.reg.origin_x < 0 || t.reg.origin_y < 0 || t.reg.origin_x + t.reg.width > w.width ||
-          t.reg.origin_y + t.reg.height > w.height) {
-        c.add("world", "the region (origin [" + std::to_string(t.reg.origin_x) + ", " +
-                           std::to_string(t.reg.origin_y) + "], size " + std::to_string(t.reg.width) + "x" +
-                           std::to_string(t.reg.height) + ") must lie inside the world " +
-                           std::to_string(w.width) + "x" + std::to_string(w.height));
-      }
-    }
-  }
+  if (auto it = preset.find("world"); it != preset.end()) check_world(*it, t, c);
   if (static_cast<std::int64_t>(t.world.width) * t.world.height > k_max_cells ||
       static_cast<std::int64_t>(t.reg.width) * t.reg.height > k_max_cells) {
     c.add("size", "more than 2^28 cells (1 GiB of heights) is not supported");
@@ -163,8 +195,8 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   const std::string path = base + " (" + type + ")";
   const std::size_t before = c.issues.size();
   check_params(info->params, entry, path, k_stage_keys, c.issues);
-  if (auto it = entry.find("seed"); it != entry.end() && !it->is_number_integer() && *it != "preset") {
-    c.add(path + ".seed", show(*it) + " must be an integer or \"preset\"");
+  if (auto it = entry.find("seed"); it != entry.end() && !is_int64(*it) && *it != "preset") {
+    c.add(path + ".seed", show(*it) + " must be an integer from -2^63 to 2^63-1, or \"preset\"");
   }
   if (auto it = entry.find("id"); it != entry.end() && (!it->is_string() || it->get<std::string>().empty())) {
     c.add(path + ".id", show(*it) + " must be a non-empty string");

@@ -1,5 +1,7 @@
 #include "landform/pipeline/preset.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -23,15 +25,44 @@ std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size
   return {line, column};
 }
 
+// Where the offending token starts: nlohmann points one past its last
+// character, but a user looks for the start of the word ("seed", tru, 1e400).
+std::size_t token_start(std::string_view text, std::size_t end) {
+  if (end == 0 || end > text.size()) return std::min(end, text.size());
+  std::size_t k = end - 1;
+  if (text[k] == '"') {
+    while (k > 0) {
+      --k;
+      if (text[k] == '"' && (k == 0 || text[k - 1] != '\\')) return k;
+    }
+    return k;
+  }
+  auto in_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '+' || c == '-'; };
+  if (!in_word(text[k])) return k;
+  while (k > 0 && in_word(text[k - 1])) --k;
+  return k;
+}
+
 // "[json.exception.parse_error.101] parse error at line 3, column 14: syntax
-// error while parsing value - invalid literal; last read: 'x'" -> the part
-// after the location.
+// error while parsing object - unexpected string literal; expected '}'" ->
+// "unexpected string literal; expected '}' (missing comma?)".
 std::string short_reason(const std::string& what) {
-  auto colon = what.find(": ");
-  std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
-  const std::string noise = "while parsing ";
-  if (auto k = reason.find(noise); k != std::string::npos) reason.erase(k, noise.size());
+  std::string reason = what;
+  if (auto dash = reason.find(" - "); dash != std::string::npos) reason = reason.substr(dash + 3);
+  if (auto last = reason.find("; last read:"); last != std::string::npos) reason.erase(last);
+  const bool wanted_close = reason.find("expected '}'") != std::string::npos ||
+                            reason.find("expected ']'") != std::string::npos;
+  if (wanted_close && reason.find("unexpected '") == std::string::npos) reason += " (missing comma?)";
+  if (reason.find("unexpected '}'; expected string literal") != std::string::npos ||
+      reason.find("unexpected ']'; expected '['") != std::string::npos) {
+    reason += " (trailing comma?)";
+  }
   return reason;
+}
+
+std::string located(std::string_view text, const std::string& source, std::size_t offset) {
+  const auto [line, column] = line_column(text, offset);
+  return source + ":" + std::to_string(line) + ":" + std::to_string(column);
 }
 
 }  // namespace
@@ -40,10 +71,18 @@ nlohmann::json parse_preset_text(std::string_view text, const std::string& sourc
   try {
     return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    // e.byte is one past the offending character.
-    const auto [line, column] = line_column(text, e.byte == 0 ? 0 : e.byte - 1);
-    throw preset_error("", source + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                               ": malformed JSON: " + short_reason(e.what()));
+    throw preset_error("", located(text, source, token_start(text, e.byte)) + ": malformed JSON: " +
+                               short_reason(e.what()));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // "number overflow parsing '1e400'": find the number to locate it.
+    std::string message = e.what();
+    std::size_t offset = 0;
+    if (auto q = message.find('\''); q != std::string::npos) {
+      const std::string number = message.substr(q + 1, message.rfind('\'') - q - 1);
+      offset = std::min(text.find(number), text.size());
+    }
+    throw preset_error("", located(text, source, offset) + ": number out of range: " +
+                               message.substr(message.find("] ") + 2) + " (numbers must fit in a double)");
   }
 }
 
@@ -63,6 +102,8 @@ void apply_override(nlohmann::json& preset, const std::string& dotted_path, cons
     parsed = nlohmann::json::parse(value);
   } catch (const nlohmann::json::parse_error&) {
     parsed = value;  // a bare word such as nearest
+  } catch (const nlohmann::json::out_of_range&) {
+    throw preset_error("--set " + dotted_path, "'" + value + "' is out of range for a number");
   }
   nlohmann::json* node = &preset;
   std::string walked;
