@@ -54,10 +54,11 @@ int run_build(const build_options& o) {
   run_options run;
   run.nthreads = o.threads;
   run.progress = [&](std::string_view stage, double f) { return progress.update(stage, f); };
-  const heightfield h = p.run(run);
+  const build_result result = p.run_full(run);
   progress.finish();
+  const heightfield h = result.heights();
 
-  const auto files = encode_outputs(p, h);
+  const auto files = encode_outputs(p, result, o.threads);
   const json manifest = make_manifest(p, h, files);
   const std::string manifest_text = manifest.dump(2) + "\n";
   // Everything is staged to temporary files first and renamed at the end, so

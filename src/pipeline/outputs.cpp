@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "landform/io/encode.hpp"
-#include "landform/io/quantize.hpp"
 #include "landform/io/sha256.hpp"
+#include "landform/outputs/output_kind.hpp"
 #include "landform/version.hpp"
 
 namespace landform {
@@ -13,26 +12,6 @@ namespace landform {
 namespace {
 
 const std::vector<std::string> k_output_keys = {"map", "format", "file"};
-
-struct format_info {
-  const char* name;
-  const char* extension;
-  const char* encoding;  // for the manifest
-  const char* byte_order;
-};
-
-const std::vector<format_info> k_height_formats = {
-    {"png16", "png", "PNG greyscale, 16-bit, value = round(height * 65535), no gamma chunk", "big-endian"},
-    {"png8", "png", "PNG greyscale, 8-bit, value = round(height * 255)", "n/a"},
-    {"raw16", "raw", "headerless uint16, value = round(height * 65535)", "little-endian"},
-    {"r32", "r32", "headerless IEEE-754 float32 heights, unquantised", "little-endian"},
-};
-
-const format_info* find_format(const std::string& name) {
-  for (const auto& f : k_height_formats)
-    if (name == f.name) return &f;
-  return nullptr;
-}
 
 // A file name must stay inside the output directory.
 std::string check_file_name(const std::string& file) {
@@ -56,23 +35,80 @@ std::string show(const json& v) {
   return s.size() > 40 ? s.substr(0, 37) + "..." : s;
 }
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& n : names) text += (text.empty() ? "" : " | ") + n;
+  return text;
+}
+
+// Resolves "map" to a kind: a registered output kind or a stage's side layer.
+const output_kind* resolve_map(const json& o, const std::string& path, const std::vector<std::string>& layers,
+                               output_spec& spec, std::vector<preset_issue>& issues) {
+  const json map = o.value("map", json("height"));
+  spec.map = map.is_string() ? map.get<std::string>() : "";
+  if (const output_kind* kind = builtin_outputs().find(spec.map)) return kind;
+  if (std::find(layers.begin(), layers.end(), spec.map) != layers.end()) {
+    spec.is_layer = true;
+    return &layer_output_kind();
+  }
+  std::vector<std::string> known = builtin_outputs().names();
+  known.insert(known.end(), layers.begin(), layers.end());
+  std::string message = show(map) + " is not a map this preset can write (" + joined(known) + ")";
+  if (auto guess = did_you_mean(spec.map, known)) message += "; did you mean \"" + *guess + "\"?";
+  issues.push_back({path + ".map", message});
+  return nullptr;
+}
+
+// One "outputs" entry; false when it has problems (already reported).
+bool check_output(const json& o, const std::string& path, const std::vector<std::string>& layers,
+                  std::set<std::string>& files, output_spec& spec, std::vector<preset_issue>& issues) {
+  if (!o.is_object()) {
+    issues.push_back({path, show(o) + " must be an object with \"map\", \"format\" and \"file\""});
+    return false;
+  }
+  const output_kind* kind = resolve_map(o, path, layers, spec, issues);
+  if (!kind) return false;
+  spec.kind = kind;
+  const std::string kind_path = path + " (" + spec.map + ")";
+  const std::size_t before = issues.size();
+  check_params(kind->options, o, kind_path, k_output_keys, issues);
+  const json format = o.value("format", json(kind->formats.front()));
+  spec.format = format.is_string() ? format.get<std::string>() : "";
+  if (std::find(kind->formats.begin(), kind->formats.end(), spec.format) == kind->formats.end()) {
+    std::string message = show(format) + " is not one of " + joined(kind->formats);
+    if (auto guess = did_you_mean(spec.format, kind->formats)) message += "; did you mean \"" + *guess + "\"?";
+    issues.push_back({kind_path + ".format", message});
+  }
+  if (issues.size() != before) return false;
+  const json file = o.value("file", json(default_output_file(spec.map, spec.format)));
+  if (!file.is_string()) {
+    issues.push_back({kind_path + ".file", show(file) + " must be a file name"});
+    return false;
+  }
+  spec.file = file.get<std::string>();
+  if (auto problem = check_file_name(spec.file); !problem.empty()) {
+    issues.push_back({kind_path + ".file", problem});
+    return false;
+  }
+  if (!files.insert(spec.file).second) {
+    issues.push_back({kind_path + ".file", "\"" + spec.file + "\" is written by an earlier output too"});
+    return false;
+  }
+  std::vector<preset_issue> rule_issues;
+  kind->check_rules(o, rule_issues);
+  for (auto& issue : rule_issues) issues.push_back({kind_path + "." + issue.path, issue.message});
+  spec.options = kind->canonical(o);
+  return rule_issues.empty();
+}
+
 }  // namespace
 
-std::vector<std::string> output_maps() { return {"height"}; }
-
-std::vector<std::string> output_formats(const std::string& map) {
-  std::vector<std::string> out;
-  if (map == "height")
-    for (const auto& f : k_height_formats) out.emplace_back(f.name);
-  return out;
-}
-
 std::string default_output_file(const std::string& map, const std::string& format) {
-  const format_info* f = find_format(format);
-  return map + "." + (f ? f->extension : format);
+  return map + "." + find_output_format(format).extension;
 }
 
-std::vector<output_spec> check_outputs(const json& outputs, std::vector<preset_issue>& issues) {
+std::vector<output_spec> check_outputs(const json& outputs, const std::vector<std::string>& layers,
+                                       std::vector<preset_issue>& issues) {
   std::vector<output_spec> specs;
   if (!outputs.is_array()) {
     issues.push_back({"outputs", show(outputs) + " must be an array of {\"map\", \"format\", \"file\"}"});
@@ -80,52 +116,10 @@ std::vector<output_spec> check_outputs(const json& outputs, std::vector<preset_i
   }
   std::set<std::string> files;
   for (std::size_t k = 0; k < outputs.size(); ++k) {
-    const std::string path = "outputs[" + std::to_string(k) + "]";
-    const json& o = outputs[k];
-    if (!o.is_object()) {
-      issues.push_back({path, show(o) + " must be an object with \"map\", \"format\" and \"file\""});
-      continue;
-    }
-    const std::size_t before = issues.size();
-    for (const auto& [key, value] : o.items()) {
-      if (std::find(k_output_keys.begin(), k_output_keys.end(), key) != k_output_keys.end()) continue;
-      std::string message = "unknown key";
-      if (auto guess = did_you_mean(key, k_output_keys)) message += "; did you mean \"" + *guess + "\"?";
-      issues.push_back({path + "." + key, message});
-    }
     output_spec spec;
-    spec.map = o.value("map", json("height")).is_string() ? o.value("map", std::string("height")) : "";
-    const auto maps = output_maps();
-    if (std::find(maps.begin(), maps.end(), spec.map) == maps.end()) {
-      std::string message = show(o.value("map", json())) + " is not a map this build writes (height)";
-      if (auto guess = did_you_mean(spec.map, maps)) message += "; did you mean \"" + *guess + "\"?";
-      issues.push_back({path + ".map", message});
-      continue;
+    if (check_output(outputs[k], "outputs[" + std::to_string(k) + "]", layers, files, spec, issues)) {
+      specs.push_back(std::move(spec));
     }
-    const auto formats = output_formats(spec.map);
-    const json format = o.value("format", json(formats.front()));
-    spec.format = format.is_string() ? format.get<std::string>() : "";
-    if (std::find(formats.begin(), formats.end(), spec.format) == formats.end()) {
-      std::string message = show(format) + " is not one of png16 | png8 | raw16 | r32";
-      if (auto guess = did_you_mean(spec.format, formats)) message += "; did you mean \"" + *guess + "\"?";
-      issues.push_back({path + ".format", message});
-      continue;
-    }
-    const json file = o.value("file", json(default_output_file(spec.map, spec.format)));
-    if (!file.is_string()) {
-      issues.push_back({path + ".file", show(file) + " must be a file name"});
-      continue;
-    }
-    spec.file = file.get<std::string>();
-    if (auto problem = check_file_name(spec.file); !problem.empty()) {
-      issues.push_back({path + ".file", problem});
-      continue;
-    }
-    if (!files.insert(spec.file).second) {
-      issues.push_back({path + ".file", "\"" + spec.file + "\" is written by an earlier output too"});
-      continue;
-    }
-    if (issues.size() == before) specs.push_back(spec);
   }
   return specs;
 }
@@ -135,38 +129,38 @@ std::string preset_hash(const json& canonical) {
   return sha256_hex(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
 }
 
-std::vector<encoded_output> encode_outputs(const pipeline& p, const heightfield& h) {
-  std::vector<encoded_output> out;
-  const std::vector<std::pair<std::string, std::string>> text = {
+std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads) {
+  output_context ctx(result.field, result.layers);
+  ctx.x0 = result.x0;
+  ctx.y0 = result.y0;
+  ctx.width = result.region.width;
+  ctx.height = result.region.height;
+  ctx.height_scale = p.height_scale();
+  ctx.nthreads = nthreads;
+  ctx.png_text = {
       {"Software", std::string("landform ") + k_version},
       {"Comment", "landform preset sha256 " + preset_hash(p.canonical()) + ", seed " + std::to_string(p.seed())}};
+  std::vector<encoded_output> out;
   for (const auto& spec : p.outputs()) {
+    ctx.layer = spec.is_layer ? result.layers.find(spec.map) : nullptr;
+    encoded_file file = spec.kind->encode(spec.options, spec.format, ctx);
     encoded_output e;
     e.spec = spec;
-    const format_info* f = find_format(spec.format);
-    if (spec.format == "png16" || spec.format == "raw16") {
-      const quantized16 q = quantize16(h.data(), h.size());
-      e.clipped = q.clipped;
-      e.bytes = spec.format == "png16" ? encode_png_gray16(h.width(), h.height(), q.values.data(), text)
-                                       : encode_raw16_le(q.values.size(), q.values.data());
-    } else if (spec.format == "png8") {
-      const quantized8 q = quantize8(h.data(), h.size());
-      e.clipped = q.clipped;
-      e.bytes = encode_png_gray8(h.width(), h.height(), q.values.data());
-    } else {
-      e.bytes = encode_r32_le(h.size(), h.data());
-    }
+    e.clipped = file.clipped;
     e.description = {{"file", spec.file},
                      {"map", spec.map},
                      {"format", spec.format},
-                     {"encoding", f->encoding},
-                     {"byte_order", f->byte_order},
+                     {"encoding", file.encoding},
+                     {"byte_order", find_output_format(spec.format).byte_order},
                      {"row_order", "top row first (row 0 = y 0 = north)"},
-                     {"width", h.width()},
-                     {"height", h.height()},
-                     {"bytes", e.bytes.size()},
-                     {"clipped_cells", e.clipped},
-                     {"sha256", sha256_hex(e.bytes.data(), e.bytes.size())}};
+                     {"width", result.region.width},
+                     {"height", result.region.height},
+                     {"bytes", file.bytes.size()},
+                     {"clipped_cells", file.clipped},
+                     {"sha256", sha256_hex(file.bytes.data(), file.bytes.size())}};
+    if (!spec.options.empty()) e.description["options"] = spec.options;
+    for (const auto& [key, value] : file.extra.items()) e.description[key] = value;
+    e.bytes = std::move(file.bytes);
     out.push_back(std::move(e));
   }
   return out;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "landform/core/rng.hpp"
+#include "landform/outputs/output_kind.hpp"
 #include "landform/pipeline/outputs.hpp"
 
 namespace landform {
@@ -262,13 +263,25 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
     }
   }
 
+  std::vector<std::string> layers;
+  for (const auto& s : p.m_stages) {
+    if (s.run) layers.insert(layers.end(), s.info->writes.begin(), s.info->writes.end());
+  }
   const json default_outputs = json::array({{{"map", "height"}, {"format", "png16"}}});
   auto outputs_it = preset.find("outputs");
-  p.m_outputs = check_outputs(outputs_it == preset.end() ? default_outputs : *outputs_it, c.issues);
+  p.m_outputs = check_outputs(outputs_it == preset.end() ? default_outputs : *outputs_it, layers, c.issues);
   if (!c.issues.empty()) throw preset_error(std::move(c.issues));
 
   json outputs = json::array();
-  for (const auto& o : p.m_outputs) outputs.push_back({{"map", o.map}, {"format", o.format}, {"file", o.file}});
+  for (const auto& o : p.m_outputs) {
+    json entry = o.options;
+    entry["map"] = o.map;
+    entry["format"] = o.format;
+    entry["file"] = o.file;
+    outputs.push_back(entry);
+    const int halo = o.kind->halo(o.options, top.reg.cell_size);
+    p.m_halo = (halo < 0 || p.m_halo < 0) ? -1 : std::max(p.m_halo, halo);
+  }
   p.m_canonical = {{"landform", k_format_version},
                    {"size", {top.reg.width, top.reg.height}},
                    {"seed", top.seed},
@@ -285,20 +298,41 @@ bool pipeline::computes_world() const {
   const bool region_is_world = m_region.origin_x == m_world.origin_x && m_region.origin_y == m_world.origin_y &&
                                m_region.width == m_world.width && m_region.height == m_world.height;
   if (region_is_world) return false;
+  if (m_halo < 0) return true;
   return std::any_of(m_stages.begin(), m_stages.end(),
                      [](const pipeline_stage& s) { return s.run && s.scope == stage_scope::world; });
 }
 
-heightfield pipeline::run(const run_options& options) const {
-  landform::region target = m_region;
-  const bool whole_world = computes_world();
-  if (whole_world) {
-    target.origin_x = m_world.origin_x;
-    target.origin_y = m_world.origin_y;
-    target.width = m_world.width;
-    target.height = m_world.height;
+namespace {
+
+// The region grown by `halo` cells on every side, clipped to the world.
+region grown_region(const region& r, const world_extent& w, int halo) {
+  region out = r;
+  const std::int64_t x0 = std::max(r.origin_x - halo, w.origin_x);
+  const std::int64_t y0 = std::max(r.origin_y - halo, w.origin_y);
+  const std::int64_t x1 = std::min(r.origin_x + r.width + halo, w.origin_x + w.width);
+  const std::int64_t y1 = std::min(r.origin_y + r.height + halo, w.origin_y + w.height);
+  out.origin_x = x0;
+  out.origin_y = y0;
+  out.width = static_cast<int>(x1 - x0);
+  out.height = static_cast<int>(y1 - y0);
+  return out;
+}
+
+}  // namespace
+
+build_result pipeline::run_full(const run_options& options) const {
+  landform::region area = m_region;
+  if (computes_world()) {
+    area.origin_x = m_world.origin_x;
+    area.origin_y = m_world.origin_y;
+    area.width = m_world.width;
+    area.height = m_world.height;
+  } else if (m_halo > 0) {
+    area = grown_region(m_region, m_world, m_halo);
   }
-  heightfield h(target);
+  build_result result{heightfield(area), layer_set{}, static_cast<int>(m_region.origin_x - area.origin_x),
+                      static_cast<int>(m_region.origin_y - area.origin_y), m_region};
   const auto count = static_cast<double>(m_stages.size());
   for (std::size_t k = 0; k < m_stages.size(); ++k) {
     const pipeline_stage& s = m_stages[k];
@@ -308,6 +342,7 @@ heightfield pipeline::run(const run_options& options) const {
     ctx.world = m_world;
     ctx.height_scale = m_height_scale;
     ctx.nthreads = options.nthreads;
+    ctx.layers = &result.layers;
     if (options.progress) {
       ctx.progress = [&, k](double fraction) {
         if (!options.progress(s.info->name, (static_cast<double>(k) + std::clamp(fraction, 0.0, 1.0)) / count)) {
@@ -316,12 +351,12 @@ heightfield pipeline::run(const run_options& options) const {
       };
     }
     ctx.progress(0.0);
-    s.run(h, ctx);
+    s.run(result.field, ctx);
     ctx.progress(1.0);
   }
-  if (!whole_world) return h;
-  return h.crop(static_cast<int>(m_region.origin_x - m_world.origin_x),
-                static_cast<int>(m_region.origin_y - m_world.origin_y), m_region.width, m_region.height);
+  return result;
 }
+
+heightfield pipeline::run(const run_options& options) const { return run_full(options).heights(); }
 
 }  // namespace landform

@@ -1,9 +1,11 @@
 #include "landform/pipeline/registry.hpp"
+#include "landform/stages/hydraulic_erosion.hpp"
 #include "landform/stages/normalize.hpp"
 #include "landform/stages/olsen_erosion.hpp"
 #include "landform/stages/opensimplex.hpp"
 #include "landform/stages/perturb.hpp"
 #include "landform/stages/smooth.hpp"
+#include "landform/stages/thermal_erosion.hpp"
 
 namespace landform {
 
@@ -16,6 +18,8 @@ void register_builtin_stages(stage_registry& registry) {
   registry.add(perturb_stage_info());
   registry.add(olsen_erosion_stage_info());
   registry.add(smooth_stage_info());
+  registry.add(thermal_erosion_stage_info());
+  registry.add(hydraulic_erosion_stage_info());
   registry.add(normalize_stage_info());
 }
 

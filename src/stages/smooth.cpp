@@ -19,7 +19,7 @@ const param_schema<smooth_params>& smooth_params::schema() {
   return s;
 }
 
-std::vector<float> gaussian_kernel(double sigma) {
+std::vector<double> gaussian_kernel(double sigma) {
   const int radius = std::max(1, static_cast<int>(std::ceil(3.0 * sigma)));
   std::vector<double> w(static_cast<std::size_t>(2 * radius + 1));
   double total = 0.0;
@@ -27,43 +27,46 @@ std::vector<float> gaussian_kernel(double sigma) {
     w[static_cast<std::size_t>(k + radius)] = std::exp(-0.5 * (k * k) / (sigma * sigma));
     total += w[static_cast<std::size_t>(k + radius)];
   }
-  std::vector<float> out(w.size());
-  for (std::size_t k = 0; k < w.size(); ++k) out[k] = static_cast<float>(w[k] / total);
-  return out;
+  for (auto& v : w) v /= total;
+  return w;
 }
 
 namespace {
 
 // out = kernel applied along x, then along y, edges clamped. `kernel` has odd
-// length 2r + 1. Each output cell sums its taps in a fixed order, so the
-// result is the same for any row partition.
-void separable_pass(heightfield& h, const std::vector<float>& kernel, int nthreads) {
+// length 2r + 1 and sums to 1 in double. Sums are accumulated in double, so a
+// constant map stays exactly constant and a ramp stays a ramp to float
+// precision. Each output cell sums its taps in a fixed order, so the result is
+// the same for any row partition.
+void separable_pass(heightfield& h, const std::vector<double>& kernel, int nthreads) {
   const int w = h.width(), ht = h.height();
   const int r = static_cast<int>(kernel.size() / 2);
   std::vector<float> tmp(h.size());
   parallel_rows(ht, nthreads, [&](int y0, int y1) {
-    std::vector<float> padded(static_cast<std::size_t>(w + 2 * r));
+    std::vector<double> padded(static_cast<std::size_t>(w + 2 * r));
     for (int j = y0; j < y1; ++j) {
       const float* src = h.row(j);
       for (int i = -r; i < w + r; ++i) padded[static_cast<std::size_t>(i + r)] = src[std::clamp(i, 0, w - 1)];
       float* dst = tmp.data() + static_cast<std::size_t>(j) * w;
       for (int i = 0; i < w; ++i) {
-        float sum = 0.0f;
+        double sum = 0.0;
         for (int k = 0; k <= 2 * r; ++k) sum += kernel[static_cast<std::size_t>(k)] * padded[static_cast<std::size_t>(i + k)];
-        dst[i] = sum;
+        dst[i] = static_cast<float>(sum);
       }
     }
   });
   parallel_rows(ht, nthreads, [&](int y0, int y1) {
+    std::vector<double> acc(static_cast<std::size_t>(w));
     for (int j = y0; j < y1; ++j) {
-      float* dst = h.row(j);
-      std::fill(dst, dst + w, 0.0f);
+      std::fill(acc.begin(), acc.end(), 0.0);
       // Row-at-a-time accumulation keeps the inner loop contiguous (vectorises).
       for (int k = -r; k <= r; ++k) {
-        const float weight = kernel[static_cast<std::size_t>(k + r)];
+        const double weight = kernel[static_cast<std::size_t>(k + r)];
         const float* src = tmp.data() + static_cast<std::size_t>(std::clamp(j + k, 0, ht - 1)) * w;
-        for (int i = 0; i < w; ++i) dst[i] += weight * src[i];
+        for (int i = 0; i < w; ++i) acc[static_cast<std::size_t>(i)] += weight * src[i];
       }
+      float* dst = h.row(j);
+      for (int i = 0; i < w; ++i) dst[i] = static_cast<float>(acc[static_cast<std::size_t>(i)]);
     }
   });
 }
@@ -91,10 +94,10 @@ void tutorial_pass(heightfield& h) {
 }  // namespace
 
 void apply_smooth(heightfield& h, const smooth_params& p, const stage_context& ctx) {
-  std::vector<float> kernel;
+  std::vector<double> kernel;
   if (p.method == smooth_params::kind::gaussian) kernel = gaussian_kernel(p.sigma);
   if (p.method == smooth_params::kind::box) {
-    kernel.assign(static_cast<std::size_t>(2 * p.radius + 1), 1.0f / static_cast<float>(2 * p.radius + 1));
+    kernel.assign(static_cast<std::size_t>(2 * p.radius + 1), 1.0 / static_cast<double>(2 * p.radius + 1));
   }
   for (int pass = 0; pass < p.iterations; ++pass) {
     if (p.method == smooth_params::kind::tutorial) {

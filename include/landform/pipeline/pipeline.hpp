@@ -14,11 +14,27 @@
 
 namespace landform {
 
+struct output_kind;
+
 /// One requested file: which map, how it is encoded, where it goes.
 struct output_spec {
-  std::string map;     ///< "height"
-  std::string format;  ///< "png8", "png16", "raw16" or "r32"
+  std::string map;     ///< an output kind ("height", "normal", ...) or a stage's side layer
+  std::string format;  ///< one of the kind's formats, e.g. "png16"
   std::string file;    ///< path relative to the output directory
+  json options;        ///< the kind's options, canonical (every option present)
+  const output_kind* kind = nullptr;
+  bool is_layer = false;  ///< a side layer written by a stage
+};
+
+/// What a run computed: the heights (and side layers) over the computed area,
+/// which is the region plus the halo the outputs need, or the whole world.
+struct build_result {
+  heightfield field;
+  layer_set layers;
+  int x0 = 0, y0 = 0;  ///< the region's window inside `field`
+  landform::region region;
+  /// The region's heights.
+  [[nodiscard]] heightfield heights() const { return field.crop(x0, y0, region.width, region.height); }
 };
 
 /// One stage of a built pipeline.
@@ -57,6 +73,11 @@ public:
   /// of the world. Throws cancelled_error if progress asked to stop.
   [[nodiscard]] heightfield run(const run_options& options = {}) const;
 
+  /// Runs every stage over the computed area (the region grown by the halo
+  /// the outputs need, clipped to the world; or the whole world when a stage
+  /// needs it) and returns it with the stages' side layers.
+  [[nodiscard]] build_result run_full(const run_options& options = {}) const;
+
   [[nodiscard]] const landform::region& region() const { return m_region; }
   [[nodiscard]] const world_extent& world() const { return m_world; }
   [[nodiscard]] std::int64_t seed() const { return m_seed; }
@@ -67,6 +88,8 @@ public:
   [[nodiscard]] const json& canonical() const { return m_canonical; }
   /// True when run() computes the whole world and crops the region from it.
   [[nodiscard]] bool computes_world() const;
+  /// Cells of terrain the outputs need around the region; -1 = the whole world.
+  [[nodiscard]] int halo() const { return m_halo; }
 
 private:
   landform::region m_region;
@@ -76,6 +99,7 @@ private:
   std::vector<pipeline_stage> m_stages;
   std::vector<output_spec> m_outputs;
   json m_canonical;
+  int m_halo = 0;
 };
 
 /// The seed of a stage: `hash(preset seed, key)` with key = the stage's "id"

@@ -11,6 +11,7 @@
 
 #include "landform/core/error.hpp"
 #include "landform/core/heightfield.hpp"
+#include "landform/core/layer_set.hpp"
 #include "landform/params/schema.hpp"
 
 namespace landform {
@@ -34,6 +35,9 @@ struct stage_context {
   world_extent world;      ///< where global shapes are laid out
   double height_scale = 1.0;  ///< metres (world units) for a height of 1.0; cell size is in the heightfield's placement
   int nthreads = 0;        ///< 0 = all cores, 1 = serial; results never depend on it
+  /// Side layers (same size as the heightfield) for stages that declare them
+  /// in stage_info::writes; may be null outside a pipeline.
+  layer_set* layers = nullptr;
   /// Reports progress within the stage, fraction in [0, 1]. Throws
   /// cancelled_error when the caller asked to stop. Never null.
   std::function<void(double)> progress = [](double) {};
@@ -50,6 +54,9 @@ struct stage_info {
   std::string summary;      ///< one line
   std::string description;  ///< method, source document or paper, notes
   std::vector<param_spec> params;
+  /// Side layers the stage writes into stage_context::layers (each can be
+  /// requested as an output by name), e.g. {"erosion", "deposition"}.
+  std::vector<std::string> writes;
   /// The scope of a configured stage (some stages are pointwise in one mode
   /// and need the whole world in another, e.g. normalize).
   std::function<stage_scope(const json& params)> scope_of;

@@ -36,7 +36,7 @@ struct smooth_params {
 void apply_smooth(heightfield& h, const smooth_params& p, const stage_context& ctx);
 
 /// Normalised 1D Gaussian weights, index 0 = offset -radius, radius = ceil(3 sigma).
-std::vector<float> gaussian_kernel(double sigma);
+std::vector<double> gaussian_kernel(double sigma);
 
 stage_info smooth_stage_info();
 

@@ -1,0 +1,135 @@
+#pragma once
+/// @file
+/// Output kinds: the maps a preset can ask for ("height", "normal", ...),
+/// declared like stages: options with a schema, the formats allowed, how much
+/// terrain around the region they need, and an encoder.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "landform/core/heightfield.hpp"
+#include "landform/core/layer_set.hpp"
+#include "landform/params/schema.hpp"
+
+namespace landform {
+
+/// One file encoding, e.g. png16.
+struct output_format {
+  std::string name;        ///< "png16", "png8", "raw16", "r32", "rgb8", "rgb16", "rgba8"
+  std::string extension;   ///< default file extension
+  std::string byte_order;  ///< "big-endian", "little-endian" or "n/a"
+};
+
+/// The standard formats, by name; throws std::out_of_range for an unknown one.
+const output_format& find_output_format(const std::string& name);
+
+/// What an encoder sees. `field` is the computed area: the region plus the
+/// halo the outputs asked for (or the whole world); the region is the window
+/// [x0, x0 + width) x [y0, y0 + height) of it. Derived maps compute on the
+/// field and crop the window, so a region's derived maps equal the same window
+/// of the world's.
+struct output_context {
+  /// The whole field is the region, until x0/y0/width/height say otherwise.
+  output_context(const heightfield& f, const layer_set& l)
+      : field(f), layers(l), width(f.width()), height(f.height()) {}
+  const heightfield& field;
+  const layer_set& layers;
+  int x0 = 0, y0 = 0, width = 0, height = 0;
+  double height_scale = 1.0;  ///< metres for a height of 1.0
+  int nthreads = 0;
+  /// Layer outputs only: the full-field layer to write.
+  const std::vector<float>* layer = nullptr;
+  /// Provenance for 16-bit PNGs (tEXt chunks): software, preset hash, seed.
+  std::vector<std::pair<std::string, std::string>> png_text;
+  /// Copies the region's window out of a full-field array of `channels`
+  /// interleaved values per cell.
+  [[nodiscard]] std::vector<float> window(const std::vector<float>& full, int channels = 1) const;
+};
+
+/// An encoded file and what the manifest says about it.
+struct encoded_file {
+  std::vector<std::uint8_t> bytes;
+  std::size_t clipped = 0;  ///< values clamped when quantising
+  std::string encoding;     ///< human description of the value mapping
+  json extra = json::object();  ///< kind-specific manifest fields (units, convention, layers...)
+};
+
+/// A registered output kind.
+struct output_kind {
+  std::string name;
+  std::string summary;
+  std::string description;
+  std::vector<std::string> formats;  ///< allowed; the first is the default
+  std::vector<param_spec> options;
+  /// Cells of terrain needed around the region (1 for a 3x3 kernel); -1 =
+  /// the whole world (flow routing).
+  std::function<int(const json& options, double cell_size)> halo;
+  std::function<json(const json& options)> canonical;
+  std::function<void(const json& options, std::vector<preset_issue>& issues)> check_rules;
+  std::function<encoded_file(const json& options, const std::string& format, const output_context& ctx)> encode;
+};
+
+/// Declares an output kind whose options struct `P` provides
+/// `static const param_schema<P>& schema()` (and optionally `check(...)` as
+/// for stages).
+template <class P>
+output_kind make_output_kind(std::string name, std::string summary, std::string description,
+                             std::vector<std::string> formats, int (*halo)(const P&, double cell_size),
+                             encoded_file (*encode)(const P&, const std::string& format, const output_context&)) {
+  output_kind k;
+  k.name = std::move(name);
+  k.summary = std::move(summary);
+  k.description = std::move(description);
+  k.formats = std::move(formats);
+  k.options = P::schema().specs();
+  k.halo = [halo](const json& options, double cell_size) { return halo(P::schema().parse(options), cell_size); };
+  k.canonical = [](const json& options) { return P::schema().to_json(P::schema().parse(options)); };
+  k.check_rules = [](const json& options, std::vector<preset_issue>& issues) {
+    if constexpr (requires(const P& p, std::vector<std::pair<std::string, std::string>>& out) { p.check(out); }) {
+      std::vector<std::pair<std::string, std::string>> problems;
+      P::schema().parse(options).check(problems);
+      for (auto& [key, message] : problems) issues.push_back({key, message});
+    } else {
+      (void)options;
+      (void)issues;
+    }
+  };
+  k.encode = [encode](const json& options, const std::string& format, const output_context& ctx) {
+    return encode(P::schema().parse(options), format, ctx);
+  };
+  return k;
+}
+
+/// Output kinds by name.
+class output_registry {
+public:
+  void add(output_kind kind);  ///< throws std::logic_error on a duplicate name
+  [[nodiscard]] const output_kind* find(const std::string& name) const;
+  [[nodiscard]] std::vector<const output_kind*> all() const;
+  [[nodiscard]] std::vector<std::string> names() const;
+
+private:
+  std::map<std::string, output_kind> m_kinds;
+};
+
+/// The single explicit list of built-in output kinds (src/outputs/register_builtin_outputs.cpp).
+void register_builtin_outputs(output_registry& registry);
+const output_registry& builtin_outputs();
+
+/// The kind used for a side layer written by a stage (e.g. "erosion"):
+/// r32 as is, or quantised from its min..max (or a given range).
+const output_kind& layer_output_kind();
+
+/// Encodes one scalar map (the region window, row-major) in `format`: r32
+/// stores the values; png8, png16 and raw16 quantise `(v - lo) / (hi - lo)`
+/// from [0, 1] with rounding, clamping and counting values outside.
+/// `meaning` describes the value for the manifest, e.g. "height" or "slope
+/// in degrees".
+encoded_file encode_scalar(const std::vector<float>& values, int width, int height, const std::string& format,
+                           double lo, double hi, const std::string& meaning,
+                           const std::vector<std::pair<std::string, std::string>>& png_text = {});
+
+}  // namespace landform

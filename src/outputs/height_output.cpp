@@ -1,0 +1,29 @@
+#include "landform/outputs/height_output.hpp"
+
+namespace landform {
+
+const param_schema<height_output_options>& height_output_options::schema() {
+  static const auto s = param_schema<height_output_options>();
+  return s;
+}
+
+namespace {
+
+int no_halo(const height_output_options&, double) { return 0; }
+
+encoded_file encode_height(const height_output_options&, const std::string& format, const output_context& ctx) {
+  const std::vector<float> values = ctx.window(ctx.field.values());
+  return encode_scalar(values, ctx.width, ctx.height, format, 0.0, 1.0, "height", ctx.png_text);
+}
+
+}  // namespace
+
+output_kind height_output_kind() {
+  return make_output_kind<height_output_options>(
+      "height", "the heightmap",
+      "png16 and raw16 store round(h * 65535), png8 round(h * 255), clamping and counting heights outside "
+      "[0, 1] (end the pipeline with normalize); r32 stores the float32 heights unquantised. Rows top first.",
+      {"png16", "png8", "raw16", "r32"}, &no_halo, &encode_height);
+}
+
+}  // namespace landform

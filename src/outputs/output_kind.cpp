@@ -1,0 +1,169 @@
+#include "landform/outputs/output_kind.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "landform/io/encode.hpp"
+#include "landform/io/quantize.hpp"
+
+namespace landform {
+
+const output_format& find_output_format(const std::string& name) {
+  static const std::vector<output_format> formats = {
+      {"png16", "png", "big-endian"}, {"png8", "png", "n/a"},   {"raw16", "raw", "little-endian"},
+      {"r32", "r32", "little-endian"}, {"rgb8", "png", "n/a"},  {"rgb16", "png", "big-endian"},
+      {"rgba8", "png", "n/a"},
+  };
+  for (const auto& f : formats)
+    if (f.name == name) return f;
+  throw std::out_of_range("unknown output format '" + name + "'");
+}
+
+std::vector<float> output_context::window(const std::vector<float>& full, int channels) const {
+  std::vector<float> out(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) *
+                         static_cast<std::size_t>(channels));
+  const auto stride = static_cast<std::size_t>(field.width()) * static_cast<std::size_t>(channels);
+  const auto row_values = static_cast<std::size_t>(width) * static_cast<std::size_t>(channels);
+  for (int j = 0; j < height; ++j) {
+    const float* src = full.data() + static_cast<std::size_t>(y0 + j) * stride +
+                       static_cast<std::size_t>(x0) * static_cast<std::size_t>(channels);
+    std::copy(src, src + row_values, out.data() + static_cast<std::size_t>(j) * row_values);
+  }
+  return out;
+}
+
+void output_registry::add(output_kind kind) {
+  const std::string name = kind.name;
+  if (!m_kinds.emplace(name, std::move(kind)).second) {
+    throw std::logic_error("output_registry: duplicate output kind '" + name + "'");
+  }
+}
+
+const output_kind* output_registry::find(const std::string& name) const {
+  auto it = m_kinds.find(name);
+  return it == m_kinds.end() ? nullptr : &it->second;
+}
+
+std::vector<const output_kind*> output_registry::all() const {
+  std::vector<const output_kind*> out;
+  for (const auto& [name, kind] : m_kinds) out.push_back(&kind);
+  return out;
+}
+
+std::vector<std::string> output_registry::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, kind] : m_kinds) out.push_back(name);
+  return out;
+}
+
+const output_registry& builtin_outputs() {
+  static const output_registry registry = [] {
+    output_registry r;
+    register_builtin_outputs(r);
+    return r;
+  }();
+  return registry;
+}
+
+namespace {
+
+std::string number_text(double v) {
+  std::ostringstream s;
+  s.precision(9);
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+encoded_file encode_scalar(const std::vector<float>& values, int width, int height, const std::string& format,
+                           double lo, double hi, const std::string& meaning,
+                           const std::vector<std::pair<std::string, std::string>>& png_text) {
+  encoded_file out;
+  if (format == "r32") {
+    out.bytes = encode_r32_le(values.size(), values.data());
+    std::ostringstream encoding;
+    encoding << "headerless IEEE-754 float32, " << meaning << ", unquantised";
+    out.encoding = encoding.str();
+    return out;
+  }
+  // Map [lo, hi] to [0, 1]; an empty range (flat map) maps everything to 0.
+  std::vector<float> unit(values.size());
+  const double span = hi - lo;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    unit[k] = span > 0.0 ? static_cast<float>((values[k] - lo) / span) : 0.0f;
+    if (std::isnan(values[k])) unit[k] = values[k];
+  }
+  // ostringstream rather than operator+: GCC 12 warns falsely (-Wrestrict,
+  // PR105329) on some string concatenations.
+  std::ostringstream encoding;
+  if (format == "png8") {
+    const quantized8 q = quantize8(unit.data(), unit.size());
+    out.clipped = q.clipped;
+    out.bytes = encode_png_gray8(width, height, q.values.data());
+    encoding << "PNG greyscale 8-bit, value = round((" << meaning << " - lo) / (hi - lo) * 255)";
+  } else {
+    const quantized16 q = quantize16(unit.data(), unit.size());
+    out.clipped = q.clipped;
+    if (format == "png16") {
+      out.bytes = encode_png_gray16(width, height, q.values.data(), png_text);
+      encoding << "PNG greyscale 16-bit, no gamma chunk, value = round((" << meaning << " - lo) / (hi - lo) * 65535)";
+    } else if (format == "raw16") {
+      out.bytes = encode_raw16_le(q.values.size(), q.values.data());
+      encoding << "headerless uint16, value = round((" << meaning << " - lo) / (hi - lo) * 65535)";
+    } else {
+      throw std::invalid_argument("encode_scalar: format '" + format + "' is not a scalar format");
+    }
+  }
+  encoding << ", lo = " << number_text(lo) << ", hi = " << number_text(hi);
+  out.encoding = encoding.str();
+  out.extra["value_range"] = {lo, hi};
+  return out;
+}
+
+namespace {
+
+struct layer_options {
+  enum class scaling { min_max, fixed };
+  scaling range = scaling::min_max;
+  double min = 0.0;
+  double max = 1.0;
+  static const param_schema<layer_options>& schema() {
+    using P = layer_options;
+    static const auto s = param_schema<P>()
+        .choice("range", &P::range, {{"min_max", P::scaling::min_max}, {"fixed", P::scaling::fixed}},
+                "quantised formats: stretch the layer's own min..max, or use min and max")
+        .number("min", &P::min, unbounded(), "layer units", "fixed range: value written as 0")
+        .number("max", &P::max, unbounded(), "layer units", "fixed range: value written as full scale");
+    return s;
+  }
+};
+
+int layer_halo(const layer_options&, double) { return 0; }
+
+encoded_file encode_layer(const layer_options& o, const std::string& format, const output_context& ctx) {
+  if (!ctx.layer) throw std::logic_error("encode_layer: no layer given");
+  const std::vector<float> values = ctx.window(*ctx.layer);
+  double lo = o.min, hi = o.max;
+  if (o.range == layer_options::scaling::min_max && !values.empty()) {
+    const auto [mn, mx] = std::minmax_element(values.begin(), values.end());
+    lo = *mn;
+    hi = *mx;
+  }
+  return encode_scalar(values, ctx.width, ctx.height, format, lo, hi, "layer value", ctx.png_text);
+}
+
+}  // namespace
+
+const output_kind& layer_output_kind() {
+  static const output_kind kind = make_output_kind<layer_options>(
+      "layer", "a side layer written by a stage (e.g. hydraulic erosion's eroded amount)",
+      "Writes a named layer that a stage produced. r32 stores the values; quantised formats stretch the "
+      "layer's min..max (or the given fixed range) to full scale.",
+      {"r32", "png16", "png8", "raw16"}, &layer_halo, &encode_layer);
+  return kind;
+}
+
+}  // namespace landform
