@@ -17,7 +17,8 @@ heightfield::heightfield(const region& r, float fill) : m_region(r) {
 }
 
 heightfield heightfield::crop(int x0, int y0, int w, int h) const {
-  if (x0 < 0 || y0 < 0 || w <= 0 || h <= 0 || x0 + w > width() || y0 + h > height()) {
+  if (x0 < 0 || y0 < 0 || w <= 0 || h <= 0 || x0 > width() || y0 > height() || w > width() - x0 ||
+      h > height() - y0) {
     throw std::out_of_range("heightfield::crop: window outside the field");
   }
   region r = m_region;

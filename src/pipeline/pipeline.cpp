@@ -6,6 +6,7 @@
 
 #include "landform/core/rng.hpp"
 #include "landform/outputs/output_kind.hpp"
+#include "landform/pipeline/composition.hpp"
 #include "landform/pipeline/outputs.hpp"
 
 namespace landform {
@@ -171,8 +172,9 @@ top_level check_top_level(const json& preset, checker& c) {
 }
 
 // Checks one stage entry; returns its canonical form (or null if broken).
+// `layers` are the layers written by earlier stages (masks may read them).
 json check_stage(const json& entry, std::size_t index, const stage_registry& registry, checker& c,
-                 const stage_info*& info_out) {
+                 const std::vector<std::string>& layers, const stage_info*& info_out, composition& comp) {
   const std::string base = "stages[" + std::to_string(index) + "]";
   info_out = nullptr;
   if (!entry.is_object()) {
@@ -195,7 +197,10 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   }
   const std::string path = base + " (" + type + ")";
   const std::size_t before = c.issues.size();
-  check_params(info->params, entry, path, k_stage_keys, c.issues);
+  std::vector<std::string> extra_keys = k_stage_keys;
+  extra_keys.insert(extra_keys.end(), composition_keys().begin(), composition_keys().end());
+  check_params(info->params, entry, path, extra_keys, c.issues);
+  comp = check_composition(entry, path, info->category == stage_category::generator, layers, c.issues);
   if (auto it = entry.find("seed"); it != entry.end() && !is_int64(*it) && *it != "preset") {
     c.add(path + ".seed", show(*it) + " must be an integer from -2^63 to 2^63-1, or \"preset\"");
   }
@@ -215,6 +220,7 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   for (const auto& key : k_stage_keys) {
     if (auto it = entry.find(key); it != entry.end()) canonical[key] = *it;
   }
+  canonical.update(composition_to_json(comp));
   return canonical;
 }
 
@@ -236,6 +242,7 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
   p.m_height_scale = top.height_scale;
 
   json stages_canonical = json::array();
+  std::vector<std::string> layers;  // written so far: side layers and targets
   auto stages_it = preset.find("stages");
   if (stages_it == preset.end() || !stages_it->is_array() || stages_it->empty()) {
     c.add("stages", stages_it == preset.end() ? "missing; a preset needs a list of stages"
@@ -244,13 +251,19 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
     std::map<std::string, int> type_counts;
     for (std::size_t k = 0; k < stages_it->size(); ++k) {
       const stage_info* info = nullptr;
-      json canonical = check_stage((*stages_it)[k], k, registry, c, info);
+      composition comp;
+      json canonical = check_stage((*stages_it)[k], k, registry, c, layers, info, comp);
       stages_canonical.push_back(canonical);
       if (!info) continue;
       pipeline_stage s;
       s.info = info;
+      s.path = "stages[" + std::to_string(k) + "] (" + info->name + ")";
+      s.comp = comp;
+      // Every stage takes its type's next number, with or without an id, so
+      // naming one stage does not shift the seeds of the others.
+      const int occurrence = type_counts[info->name]++;
       s.key = canonical.contains("id") ? canonical["id"].get<std::string>()
-                                       : info->name + "#" + std::to_string(type_counts[info->name]++);
+                                       : info->name + "#" + std::to_string(occurrence);
       s.params = canonical;
       if (auto it = canonical.find("seed"); it != canonical.end()) {
         s.seed = it->is_string() ? static_cast<std::uint64_t>(top.seed) : static_cast<std::uint64_t>(it->get<std::int64_t>());
@@ -258,15 +271,18 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
         s.seed = derive_stage_seed(top.seed, s.key);
       }
       s.scope = info->scope_of(canonical);
-      if (canonical.value("enabled", true)) s.run = info->create(canonical);
+      if (canonical.value("enabled", true)) {
+        s.run = info->create(canonical);
+        auto add_layer = [&layers](const std::string& name) {
+          if (std::find(layers.begin(), layers.end(), name) == layers.end()) layers.push_back(name);
+        };
+        for (const auto& name : info->writes) add_layer(name);
+        if (!comp.target.empty()) add_layer(comp.target);
+      }
       p.m_stages.push_back(std::move(s));
     }
   }
 
-  std::vector<std::string> layers;
-  for (const auto& s : p.m_stages) {
-    if (s.run) layers.insert(layers.end(), s.info->writes.begin(), s.info->writes.end());
-  }
   const json default_outputs = json::array({{{"map", "height"}, {"format", "png16"}}});
   auto outputs_it = preset.find("outputs");
   p.m_outputs = check_outputs(outputs_it == preset.end() ? default_outputs : *outputs_it, layers, c.issues);
@@ -321,6 +337,38 @@ region grown_region(const region& r, const world_extent& w, int halo) {
 
 }  // namespace
 
+namespace {
+
+// Runs one stage into its target (the heights or a named layer), blending a
+// generator's layer and confining the effect to the mask.
+void run_composed(const pipeline_stage& s, build_result& result, const stage_context& ctx) {
+  heightfield& heights = result.field;
+  std::vector<float>& target =
+      s.comp.target.empty() ? heights.values() : result.layers.acquire(s.comp.target, heights.size());
+  std::vector<float> before, weights;
+  if (s.comp.mask) {
+    before = target;
+    weights = mask_weights(*s.comp.mask, heights, result.layers, ctx.nthreads);
+  }
+  const bool blended = s.info->category == stage_category::generator && !(s.comp.blend == blend_mode::replace && s.comp.weight == 1.0);
+  if (blended) {
+    heightfield layer(heights.placement());
+    s.run(layer, ctx);
+    blend_into(target, layer.values(), s.comp.blend, s.comp.weight, heights.width(), ctx.nthreads);
+  } else if (&target == &heights.values()) {
+    s.run(heights, ctx);
+  } else {
+    // A layer target: run on a heightfield that borrows the layer's values.
+    heightfield view(heights.placement());
+    view.values().swap(target);
+    s.run(view, ctx);
+    view.values().swap(target);
+  }
+  if (s.comp.mask) apply_mask(target, before, weights, heights.width(), ctx.nthreads);
+}
+
+}  // namespace
+
 build_result pipeline::run_full(const run_options& options) const {
   landform::region area = m_region;
   if (computes_world()) {
@@ -351,7 +399,13 @@ build_result pipeline::run_full(const run_options& options) const {
       };
     }
     ctx.progress(0.0);
-    s.run(result.field, ctx);
+    try {
+      run_composed(s, result, ctx);
+    } catch (const std::domain_error& e) {
+      // The parameters cannot work at this placement (e.g. noise coordinates
+      // out of range): a preset problem, reported with the stage's path.
+      throw preset_error(s.path, e.what());
+    }
     ctx.progress(1.0);
   }
   return result;

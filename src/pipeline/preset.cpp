@@ -105,7 +105,8 @@ void apply_override(nlohmann::json& preset, const std::string& dotted_path, cons
   } catch (const nlohmann::json::out_of_range&) {
     throw preset_error("--set " + dotted_path, "'" + value + "' is out of range for a number");
   }
-  nlohmann::json* node = &preset;
+  nlohmann::json edited = preset;  // a failed edit leaves the preset untouched
+  nlohmann::json* node = &edited;
   std::string walked;
   std::istringstream parts(dotted_path);
   std::string key;
@@ -137,6 +138,7 @@ void apply_override(nlohmann::json& preset, const std::string& dotted_path, cons
     }
   }
   *node = parsed;
+  preset = std::move(edited);
 }
 
 }  // namespace landform

@@ -53,7 +53,10 @@ void apply_olsen_erosion(heightfield& h, const olsen_erosion_params& p, const st
   std::vector<float> t(h.size());
   for (int j = 0; j < ht; ++j)
     for (int i = 0; i < w; ++i) t[static_cast<std::size_t>(i) * ht + j] = h.at(i, j);
-  const double threshold = p.smoothness / static_cast<double>(ctx.world.width);
+  // The slope limit scales with the world's width (the tutorial's Size); a
+  // bare call without a world uses the map's own width.
+  const int world_width = ctx.world.width > 0 ? ctx.world.width : w;
+  const double threshold = p.smoothness / static_cast<double>(world_width);
   for (int pass = 0; pass < p.iterations; ++pass) {
     erode_pass(t, w, ht, threshold);
     ctx.progress(static_cast<double>(pass + 1) / p.iterations);

@@ -39,7 +39,7 @@ void check_noise_domain(const region& r, const opensimplex_params& p, double top
   if (reach > k_limit) {
     char text[200];
     std::snprintf(text, sizeof text,
-                  "opensimplex: noise coordinates reach %.3g, beyond the 1e9 the legacy noise is defined for; "
+                  "noise coordinates reach %.3g, beyond the 1e9 the legacy noise is defined for; "
                   "increase feature_size, use fewer octaves or move the origin toward 0",
                   reach);
     throw std::domain_error(text);

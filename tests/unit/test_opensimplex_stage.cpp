@@ -221,6 +221,23 @@ TEST_CASE("opensimplex stage: 6 octaves stay within the fBm bound, finite, even 
   CHECK(hi > 0.4 * p.amplitude);
 }
 
+TEST_CASE("opensimplex stage: coordinates beyond the legacy noise domain are refused", "[stages][opensimplex]") {
+  // The legacy noise truncates lattice coordinates to 32-bit ints; the stage
+  // refuses noise coordinates beyond 1e9 instead of evaluating garbage.
+  opensimplex_params p;
+  p.octaves = 3;  // top octave at 4x the base frequency
+  heightfield far = make_field(8, 8, std::int64_t{1} << 40, 0);
+  CHECK_THROWS(apply_opensimplex(far, p, make_ctx(1)));
+  heightfield high_z = make_field(8, 8);
+  p.z = 1e9;
+  CHECK_THROWS(apply_opensimplex(high_z, p, make_ctx(1)));
+  // 2e10 world units / 100 * 4 = 8e8 noise units: inside the domain.
+  p.z = 0.0;
+  heightfield near_limit = make_field(8, 8, 20000000000, -20000000000);
+  CHECK_NOTHROW(apply_opensimplex(near_limit, p, make_ctx(1)));
+  for (float v : near_limit.values()) CHECK(std::abs(v) <= 1.75f);
+}
+
 TEST_CASE("opensimplex stage: schema defaults and ranges", "[stages][opensimplex]") {
   const auto& specs = opensimplex_params::schema().specs();
   REQUIRE(specs.size() == 7);

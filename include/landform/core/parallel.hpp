@@ -12,8 +12,10 @@ int resolve_threads(int nthreads);
 
 /// Calls `fn(row_begin, row_end)` on disjoint row blocks covering [0, rows).
 ///
-/// Blocks are fixed by `rows` alone (not by the thread count), so a stage whose
-/// rows are independent gives bit-identical results for every `nthreads`.
+/// The partition into blocks varies with the thread count (serial runs get one
+/// block), so `fn` must compute each row independently of how rows are
+/// grouped; every stage here does, which is why results are bit-identical for
+/// every `nthreads`.
 /// `nthreads` = 0 uses all cores; 1 runs serially on the calling thread, which
 /// is the reference path. Exceptions thrown by `fn` are rethrown here.
 void parallel_rows(int rows, int nthreads, const std::function<void(int, int)>& fn);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "landform/core/heightfield.hpp"
+#include "landform/pipeline/composition.hpp"
 #include "landform/pipeline/registry.hpp"
 #include "landform/pipeline/stage.hpp"
 
@@ -44,6 +45,8 @@ struct pipeline_stage {
   json params;            ///< canonical params (every parameter present)
   std::uint64_t seed = 0; ///< derived or explicit
   stage_scope scope = stage_scope::pointwise;
+  composition comp;       ///< blend, weight, target layer, mask
+  std::string path;       ///< "stages[2] (perturb)", for messages
   stage_fn run;
 };
 
