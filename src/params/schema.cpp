@@ -68,6 +68,9 @@ std::string param_spec::kind_name() const {
     case param_kind::number: return "number";
     case param_kind::boolean: return "boolean";
     case param_kind::choice: return "choice";
+    case param_kind::string: return "string";
+    case param_kind::number_list: return "number list";
+    case param_kind::point_list: return "point list";
   }
   return "?";
 }
@@ -79,6 +82,14 @@ std::string param_spec::range_text() const {
     return text;
   }
   if (kind == param_kind::boolean) return "true | false";
+  if (kind == param_kind::string) return range.min ? "non-empty text" : "text";
+  if (kind == param_kind::number_list || kind == param_kind::point_list) {
+    param_spec element = *this;
+    element.kind = param_kind::number;
+    std::string count = std::to_string(min_count) + (max_count ? " to " + std::to_string(max_count) : " or more");
+    return count + (kind == param_kind::point_list ? " [x, y] points, coordinates " : " values, each ") +
+           element.range_text();
+  }
   const auto& r = range;
   if (r.min && r.max) {
     if (!r.min_exclusive && !r.max_exclusive) return format_number(*r.min) + " to " + format_number(*r.max);
@@ -109,6 +120,35 @@ std::string param_spec::check(const json& value) const {
       if (!value.is_number()) return show(value) + " must be a number";
       if (!std::isfinite(value.get<double>())) return show(value) + " must be finite";
       return check_range(range, value.get<double>());
+    case param_kind::string:
+      if (!value.is_string()) return show(value) + " must be a string";
+      if (range.min && value.get<std::string>().empty()) return "must not be empty";
+      return {};
+    case param_kind::number_list:
+    case param_kind::point_list:
+      return check_list(value);
+  }
+  return {};
+}
+
+std::string param_spec::check_list(const json& value) const {
+  const bool points = kind == param_kind::point_list;
+  const std::string what = points ? "a list of [x, y] points" : "a list of numbers";
+  if (!value.is_array()) return show(value) + " must be " + what;
+  if (value.size() < min_count) {
+    return "has " + std::to_string(value.size()) + " elements, needs at least " + std::to_string(min_count);
+  }
+  if (max_count && value.size() > max_count) {
+    return "has " + std::to_string(value.size()) + " elements, at most " + std::to_string(max_count) + " allowed";
+  }
+  for (std::size_t k = 0; k < value.size(); ++k) {
+    const json& e = value[k];
+    const std::string where = "element " + std::to_string(k) + ": ";
+    if (points && (!e.is_array() || e.size() != 2)) return where + show(e) + " must be [x, y]";
+    for (const json& number : points ? e : json::array({e})) {
+      if (!number.is_number() || !std::isfinite(number.get<double>())) return where + show(e) + " must be finite numbers";
+      if (auto problem = check_range(range, number.get<double>()); !problem.empty()) return where + problem;
+    }
   }
   return {};
 }
@@ -119,6 +159,10 @@ json param_spec::to_json() const {
   if (range.min) out[range.min_exclusive ? "exclusive_minimum" : "minimum"] = *range.min;
   if (range.max) out[range.max_exclusive ? "exclusive_maximum" : "maximum"] = *range.max;
   if (!choices.empty()) out["choices"] = choices;
+  if (kind == param_kind::number_list || kind == param_kind::point_list) {
+    out["min_count"] = min_count;
+    if (max_count) out["max_count"] = max_count;
+  }
   return out;
 }
 

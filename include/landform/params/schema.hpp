@@ -5,6 +5,7 @@
 /// preset validation, `landform stages`, the generated `docs/stages.md` and the
 /// canonical preset written into every manifest.
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
@@ -19,7 +20,7 @@ namespace landform {
 
 using json = nlohmann::json;
 
-enum class param_kind { integer, number, boolean, choice };
+enum class param_kind { integer, number, boolean, choice, string, number_list, point_list };
 
 /// Inclusive or exclusive numeric bounds; absent = unbounded.
 struct param_range {
@@ -49,8 +50,10 @@ struct param_spec {
   std::vector<std::string> choices;  ///< for param_kind::choice
   std::string unit;                  ///< e.g. "cells", "world units", "" if unitless
   std::string doc;                   ///< one line
+  std::size_t min_count = 0;         ///< lists: fewest elements
+  std::size_t max_count = 0;         ///< lists: most elements (0 = no limit)
 
-  /// "integer", "number", "boolean" or "choice".
+  /// "integer", "number", "boolean", "choice", "string", "number list" or "point list".
   [[nodiscard]] std::string kind_name() const;
   /// Human text for the allowed values: "0 to 64", "> 0", "nearest | bilinear".
   [[nodiscard]] std::string range_text() const;
@@ -58,6 +61,9 @@ struct param_spec {
   /// `-3 is below the minimum 0` or `"x" must be a number`.
   [[nodiscard]] std::string check(const json& value) const;
   [[nodiscard]] json to_json() const;
+
+private:
+  [[nodiscard]] std::string check_list(const json& value) const;
 };
 
 /// Checks a JSON object of parameters against `specs`: every key must be a
@@ -85,6 +91,31 @@ public:
   }
   param_schema& boolean(std::string name, bool P::*member, std::string doc) {
     return add<bool>(std::move(name), param_kind::boolean, member, {}, {}, "", std::move(doc));
+  }
+  /// Free text (e.g. a file path); `required` text must not be empty.
+  param_schema& string(std::string name, std::string P::*member, bool required, std::string doc) {
+    param_range r;
+    if (required) r.min = 1;  // minimum length
+    return add<std::string>(std::move(name), param_kind::string, member, r, {}, "", std::move(doc));
+  }
+  /// A list of numbers, each within `range`, with min_count..max_count (0 =
+  /// unbounded) elements.
+  param_schema& number_list(std::string name, std::vector<double> P::*member, param_range range,
+                            std::size_t min_count, std::size_t max_count, std::string unit, std::string doc) {
+    add<std::vector<double>>(std::move(name), param_kind::number_list, member, range, {}, std::move(unit), std::move(doc));
+    m_specs.back().min_count = min_count;
+    m_specs.back().max_count = max_count;
+    return *this;
+  }
+  /// A list of [x, y] points (e.g. curve control points), each coordinate
+  /// within `range`.
+  param_schema& point_list(std::string name, std::vector<std::array<double, 2>> P::*member, param_range range,
+                           std::size_t min_count, std::size_t max_count, std::string unit, std::string doc) {
+    add<std::vector<std::array<double, 2>>>(std::move(name), param_kind::point_list, member, range, {}, std::move(unit),
+                                            std::move(doc));
+    m_specs.back().min_count = min_count;
+    m_specs.back().max_count = max_count;
+    return *this;
   }
   /// An enumeration stored as `E` and written in JSON as one of the names.
   template <class E>
