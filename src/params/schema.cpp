@@ -87,8 +87,18 @@ std::string param_spec::range_text() const {
     param_spec element = *this;
     element.kind = param_kind::number;
     std::string count = std::to_string(min_count) + (max_count ? " to " + std::to_string(max_count) : " or more");
-    return count + (kind == param_kind::point_list ? " [x, y] points, coordinates " : " values, each ") +
-           element.range_text();
+    if (kind == param_kind::number_list) return count + " values, each " + element.range_text();
+    std::string text = count;
+    if (arity == 2) {
+      text += " [x, y] points";
+    } else {
+      text += " tuples of ";
+      text += std::to_string(arity);
+      text += " numbers";
+    }
+    text += ", each number ";
+    text += element.range_text();
+    return text;
   }
   const auto& r = range;
   if (r.min && r.max) {
@@ -133,7 +143,15 @@ std::string param_spec::check(const json& value) const {
 
 std::string param_spec::check_list(const json& value) const {
   const bool points = kind == param_kind::point_list;
-  const std::string what = points ? "a list of [x, y] points" : "a list of numbers";
+  // Appended piecewise: GCC 12 warns falsely (-Wrestrict, PR105329) on
+  // "literal" + std::string temporaries.
+  std::string tuple = "[x, y]";
+  if (arity != 2) {
+    tuple = "[";
+    tuple += std::to_string(arity);
+    tuple += " numbers]";
+  }
+  const std::string what = points ? "a list of " + tuple : "a list of numbers";
   if (!value.is_array()) return show(value) + " must be " + what;
   if (value.size() < min_count) {
     return "has " + std::to_string(value.size()) + " elements, needs at least " + std::to_string(min_count);
@@ -144,7 +162,7 @@ std::string param_spec::check_list(const json& value) const {
   for (std::size_t k = 0; k < value.size(); ++k) {
     const json& e = value[k];
     const std::string where = "element " + std::to_string(k) + ": ";
-    if (points && (!e.is_array() || e.size() != 2)) return where + show(e) + " must be [x, y]";
+    if (points && (!e.is_array() || e.size() != arity)) return where + show(e) + " must be " + tuple;
     for (const json& number : points ? e : json::array({e})) {
       if (!number.is_number() || !std::isfinite(number.get<double>())) return where + show(e) + " must be finite numbers";
       if (auto problem = check_range(range, number.get<double>()); !problem.empty()) return where + problem;

@@ -50,7 +50,7 @@ TEST_CASE("schema: defaults come from the struct's initialisers", "[schema]") {
   REQUIRE(specs.size() == 7);
   CHECK(specs[3].default_value == "exact");
   CHECK(specs[5].kind_name() == "number list");
-  CHECK(specs[6].range_text() == "2 or more [x, y] points, coordinates 0 to 1");
+  CHECK(specs[6].range_text() == "2 or more [x, y] points, each number 0 to 1");
 }
 
 TEST_CASE("schema: every kind rejects wrong values with the rule", "[schema]") {

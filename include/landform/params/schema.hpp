@@ -52,6 +52,7 @@ struct param_spec {
   std::string doc;                   ///< one line
   std::size_t min_count = 0;         ///< lists: fewest elements
   std::size_t max_count = 0;         ///< lists: most elements (0 = no limit)
+  std::size_t arity = 2;             ///< point lists: numbers per element
 
   /// "integer", "number", "boolean", "choice", "string", "number list" or "point list".
   [[nodiscard]] std::string kind_name() const;
@@ -111,10 +112,17 @@ public:
   /// within `range`.
   param_schema& point_list(std::string name, std::vector<std::array<double, 2>> P::*member, param_range range,
                            std::size_t min_count, std::size_t max_count, std::string unit, std::string doc) {
-    add<std::vector<std::array<double, 2>>>(std::move(name), param_kind::point_list, member, range, {}, std::move(unit),
-                                            std::move(doc));
+    return tuple_list<2>(std::move(name), member, range, min_count, max_count, std::move(unit), std::move(doc));
+  }
+  /// A list of fixed-size number tuples, e.g. colour stops [height, r, g, b].
+  template <std::size_t N>
+  param_schema& tuple_list(std::string name, std::vector<std::array<double, N>> P::*member, param_range range,
+                           std::size_t min_count, std::size_t max_count, std::string unit, std::string doc) {
+    add<std::vector<std::array<double, N>>>(std::move(name), param_kind::point_list, member, range, {},
+                                            std::move(unit), std::move(doc));
     m_specs.back().min_count = min_count;
     m_specs.back().max_count = max_count;
+    m_specs.back().arity = N;
     return *this;
   }
   /// An enumeration stored as `E` and written in JSON as one of the names.
