@@ -8,6 +8,7 @@ packages=(
   build-essential cmake pkg-config git
   libcli11-dev nlohmann-json3-dev libstb-dev libpng-dev zlib1g-dev libssl-dev
   catch2 libbenchmark-dev
+  gdal-bin  # tests compare slope and aspect with gdaldem
 )
 
 missing=()

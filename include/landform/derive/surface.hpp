@@ -1,0 +1,59 @@
+#pragma once
+/// @file
+/// Local surface geometry from 3x3 neighbourhoods: Horn's gradient, slope,
+/// aspect and Zevenbergen-Thorne curvature, in physical units.
+
+#include <vector>
+
+#include "landform/core/heightfield.hpp"
+
+namespace landform {
+
+/// How the border cells' missing neighbours are made up.
+enum class edge_policy {
+  /// Linear extrapolation from the cell and its inner neighbour (2·e − inner):
+  /// a plane stays exactly a plane up to the border. The default.
+  extrapolate,
+  /// The border value repeated (flat outside).
+  clamp,
+};
+
+/// Per-cell partial derivatives in metres per metre: `east` = dz/dx with x to
+/// the east (image right), `north` = dz/dy with y to the north (image up).
+/// Each vector is width x height, row-major, float32.
+struct surface_gradient {
+  std::vector<float> east;
+  std::vector<float> north;
+};
+
+/// Horn's method (B. K. P. Horn, "Hill shading and the reflectance map",
+/// Proc. IEEE 69(1), 1981), as GDAL's gdaldem uses: the 3x3 window
+/// a b c / d e f / g h i (top row north) gives
+/// dz/dx = ((c + 2f + i) − (a + 2d + g)) / (8 · cell_size) and
+/// dz/dy(north) = ((a + 2b + c) − (g + 2h + i)) / (8 · cell_size), heights in
+/// metres (height · height_scale). Rows run in parallel; the result does not
+/// depend on the thread count.
+surface_gradient horn_gradient(const heightfield& h, double height_scale, edge_policy edges, int nthreads);
+
+/// Slope in degrees, atan(|gradient|), from 0 (flat) to < 90.
+float slope_degrees(float east, float north);
+
+/// Aspect: the compass direction the slope faces (downhill), degrees clockwise
+/// from north in [0, 360); -1 for a flat cell. Matches gdaldem aspect.
+float aspect_degrees(float east, float north);
+
+/// Which curvature `surface_curvature` returns.
+enum class curvature_kind { profile, plan, mean };
+
+/// Curvature in 1/m after Zevenbergen and Thorne, "Quantitative analysis of
+/// land surface topography", Earth Surface Processes and Landforms 12, 1987,
+/// from the coefficients D = ((d + f)/2 − e)/L², E = ((b + h)/2 − e)/L²,
+/// F = (c + g − a − i)/(4L²), G = (f − d)/(2L), H = (b − h)/(2L):
+/// profile (along the slope) = −2(DG² + EH² + FGH)/(G² + H²),
+/// plan (across it) = 2(DH² + EG² − FGH)/(G² + H²), mean = −(D + E).
+/// Positive profile curvature is convex (water accelerates), negative concave.
+/// Flat cells (G = H = 0) give 0 for profile and plan. Width x height values.
+std::vector<float> surface_curvature(const heightfield& h, double height_scale, curvature_kind kind, edge_policy edges,
+                                     int nthreads);
+
+}  // namespace landform
