@@ -1,5 +1,6 @@
 // landform stages [NAME] [--json | --markdown]
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -35,8 +36,10 @@ nlohmann::json stage_json(const stage_info& s) {
 
 void print_text(const stage_info& s, std::ostream& out) {
   out << s.name << " (" << to_string(s.category) << ")\n  " << s.summary << "\n\n";
+  std::size_t width = 0;
+  for (const auto& p : s.params) width = std::max(width, p.name.size());
   for (const auto& p : s.params) {
-    out << "  " << std::left << std::setw(14) << p.name << ' ' << p.kind_name() << ", default " << default_text(p)
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << p.name << ' ' << p.kind_name() << ", default " << default_text(p)
         << ", " << p.range_text() << (p.unit.empty() ? "" : " (" + p.unit + ")") << "\n    " << p.doc << '\n';
   }
 }
@@ -84,7 +87,7 @@ void run_stages(const stages_options& o) {
     print_markdown(selected, std::cout);
   } else if (o.name.empty()) {
     for (const stage_info* s : selected) {
-      std::cout << std::left << std::setw(10) << to_string(s->category) << ' ' << std::setw(15) << s->name << ' '
+      std::cout << std::left << std::setw(10) << to_string(s->category) << ' ' << std::setw(18) << s->name << ' '
                 << s->summary << '\n';
     }
   } else {

@@ -71,6 +71,7 @@ std::string param_spec::kind_name() const {
     case param_kind::string: return "string";
     case param_kind::number_list: return "number list";
     case param_kind::point_list: return "point list";
+    case param_kind::custom: return custom_type;
   }
   return "?";
 }
@@ -83,6 +84,7 @@ std::string param_spec::range_text() const {
   }
   if (kind == param_kind::boolean) return "true | false";
   if (kind == param_kind::string) return range.min ? "non-empty text" : "text";
+  if (kind == param_kind::custom) return custom_range;
   if (kind == param_kind::number_list || kind == param_kind::point_list) {
     param_spec element = *this;
     element.kind = param_kind::number;
@@ -137,6 +139,8 @@ std::string param_spec::check(const json& value) const {
     case param_kind::number_list:
     case param_kind::point_list:
       return check_list(value);
+    case param_kind::custom:
+      return custom_check ? custom_check(value) : std::string();
   }
   return {};
 }

@@ -129,6 +129,42 @@ std::string preset_hash(const json& canonical) {
   return sha256_hex(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
 }
 
+namespace {
+
+// "splat.png" -> "splat_2.png"; "tiles/{index}.png" -> "tiles/2.png".
+std::string numbered_file(std::string pattern, std::size_t index) {
+  const std::string number = std::to_string(index);
+  if (auto at = pattern.find("{index}"); at != std::string::npos) return pattern.replace(at, 7, number);
+  const auto dot = pattern.rfind('.'), slash = pattern.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return pattern + "_" + number;
+  return pattern.insert(dot, "_" + number);
+}
+
+// The manifest entry of one written file.
+encoded_output describe(const output_spec& spec, encoded_file file, const build_result& result) {
+  encoded_output e;
+  e.spec = spec;
+  e.clipped = file.clipped;
+  e.description = {{"file", spec.file},
+                   {"map", spec.map},
+                   {"format", spec.format},
+                   {"encoding", file.encoding},
+                   {"byte_order", find_output_format(spec.format).byte_order},
+                   {"row_order", "top row first (row 0 = y 0 = north)"},
+                   {"width", result.region.width},
+                   {"height", result.region.height},
+                   {"bytes", file.bytes.size()},
+                   {"clipped_cells", file.clipped},
+                   {"sha256", sha256_hex(file.bytes.data(), file.bytes.size())}};
+  if (!spec.options.empty()) e.description["options"] = spec.options;
+  for (const auto& [key, value] : file.extra.items()) e.description[key] = value;
+  e.bytes = std::move(file.bytes);
+  return e;
+}
+
+
+}  // namespace
+
 std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads) {
   output_context ctx(result.field, result.layers);
   ctx.x0 = result.x0;
@@ -140,31 +176,25 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
   ctx.png_text = {
       {"Software", std::string("landform ") + k_version},
       {"Comment", "landform preset sha256 " + preset_hash(p.canonical()) + ", seed " + std::to_string(p.seed())}};
+  ctx.seed = p.seed();
   std::vector<encoded_output> out;
   for (const auto& spec : p.outputs()) {
     ctx.layer = spec.is_layer ? result.layers.find(spec.map) : nullptr;
-    encoded_file file = spec.kind->encode(spec.options, spec.format, ctx);
-    encoded_output e;
-    e.spec = spec;
-    e.clipped = file.clipped;
-    e.description = {{"file", spec.file},
-                     {"map", spec.map},
-                     {"format", spec.format},
-                     {"encoding", file.encoding},
-                     {"byte_order", find_output_format(spec.format).byte_order},
-                     {"row_order", "top row first (row 0 = y 0 = north)"},
-                     {"width", result.region.width},
-                     {"height", result.region.height},
-                     {"bytes", file.bytes.size()},
-                     {"clipped_cells", file.clipped},
-                     {"sha256", sha256_hex(file.bytes.data(), file.bytes.size())}};
-    if (!spec.options.empty()) e.description["options"] = spec.options;
-    for (const auto& [key, value] : file.extra.items()) e.description[key] = value;
-    e.bytes = std::move(file.bytes);
-    out.push_back(std::move(e));
+    encoded_file first = spec.kind->encode(spec.options, spec.format, ctx);
+    const bool numbered = first.numbered || !first.more_files.empty() || spec.file.find("{index}") != std::string::npos;
+    std::vector<encoded_file> files;
+    std::vector<encoded_file> more = std::move(first.more_files);
+    files.push_back(std::move(first));
+    for (auto& f : more) files.push_back(std::move(f));
+    for (std::size_t index = 0; index < files.size(); ++index) {
+      output_spec named = spec;
+      if (numbered) named.file = numbered_file(spec.file, index);
+      out.push_back(describe(named, std::move(files[index]), result));
+    }
   }
   return out;
 }
+
 
 json make_manifest(const pipeline& p, const heightfield& h, const std::vector<encoded_output>& files) {
   float lo = 0.0f, hi = 0.0f;

@@ -1,4 +1,17 @@
 #include "landform/pipeline/registry.hpp"
+#include "landform/stages/blob_island.hpp"
+#include "landform/stages/clamp.hpp"
+#include "landform/stages/constant.hpp"
+#include "landform/stages/curve.hpp"
+#include "landform/stages/fault_line.hpp"
+#include "landform/stages/gradient.hpp"
+#include "landform/stages/image.hpp"
+#include "landform/stages/invert.hpp"
+#include "landform/stages/island_mask.hpp"
+#include "landform/stages/scale_bias.hpp"
+#include "landform/stages/terrace.hpp"
+#include "landform/stages/value_noise.hpp"
+#include "landform/stages/voronoi.hpp"
 #include "landform/stages/hydraulic_erosion.hpp"
 #include "landform/stages/normalize.hpp"
 #include "landform/stages/olsen_erosion.hpp"
@@ -14,6 +27,14 @@ namespace landform {
 void register_builtin_stages(stage_registry& registry) {
   // generators
   registry.add(opensimplex_stage_info());
+  registry.add(value_noise_stage_info());
+  registry.add(fault_line_stage_info());
+  registry.add(voronoi_stage_info());
+  registry.add(blob_island_stage_info());
+  registry.add(constant_stage_info());
+  registry.add(gradient_stage_info());
+  registry.add(image_stage_info());
+  registry.add(island_mask_stage_info());
   // filters
   registry.add(perturb_stage_info());
   registry.add(olsen_erosion_stage_info());
@@ -21,6 +42,11 @@ void register_builtin_stages(stage_registry& registry) {
   registry.add(thermal_erosion_stage_info());
   registry.add(hydraulic_erosion_stage_info());
   registry.add(normalize_stage_info());
+  registry.add(curve_stage_info());
+  registry.add(terrace_stage_info());
+  registry.add(clamp_stage_info());
+  registry.add(invert_stage_info());
+  registry.add(scale_bias_stage_info());
 }
 
 }  // namespace landform

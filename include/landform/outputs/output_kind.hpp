@@ -42,6 +42,7 @@ struct output_context {
   int nthreads = 0;
   /// Layer outputs only: the full-field layer to write.
   const std::vector<float>* layer = nullptr;
+  std::int64_t seed = 0;  ///< the preset seed, for outputs with noise (splat breakup)
   /// Provenance for 16-bit PNGs (tEXt chunks): software, preset hash, seed.
   std::vector<std::pair<std::string, std::string>> png_text;
   /// Copies the region's window out of a full-field array of `channels`
@@ -55,6 +56,11 @@ struct encoded_file {
   std::size_t clipped = 0;  ///< values clamped when quantising
   std::string encoding;     ///< human description of the value mapping
   json extra = json::object();  ///< kind-specific manifest fields (units, convention, layers...)
+  /// Further files of the same output (splat_1, splat_2, ...). When present,
+  /// files are named from the output's file by inserting _0, _1, ... before
+  /// the extension, or by replacing "{index}" in it.
+  std::vector<encoded_file> more_files;
+  bool numbered = false;  ///< name with an index even when there is one file (splat_0.png)
 };
 
 /// A registered output kind.

@@ -20,7 +20,7 @@ namespace landform {
 
 using json = nlohmann::json;
 
-enum class param_kind { integer, number, boolean, choice, string, number_list, point_list };
+enum class param_kind { integer, number, boolean, choice, string, number_list, point_list, custom };
 
 /// Inclusive or exclusive numeric bounds; absent = unbounded.
 struct param_range {
@@ -53,6 +53,9 @@ struct param_spec {
   std::size_t min_count = 0;         ///< lists: fewest elements
   std::size_t max_count = 0;         ///< lists: most elements (0 = no limit)
   std::size_t arity = 2;             ///< point lists: numbers per element
+  std::string custom_type;           ///< custom kind: type name shown to users, e.g. "list of layer rules"
+  std::string custom_range;          ///< custom kind: allowed values in words
+  std::function<std::string(const json&)> custom_check;  ///< custom kind: "" or the problem
 
   /// "integer", "number", "boolean", "choice", "string", "number list" or "point list".
   [[nodiscard]] std::string kind_name() const;
@@ -125,6 +128,25 @@ public:
     m_specs.back().arity = N;
     return *this;
   }
+  /// A structured value with its own checking, parsing and serialisation
+  /// (e.g. a list of rule objects). `check` returns "" or the problem.
+  template <class T>
+  param_schema& custom(std::string name, T P::*member, std::string type_name, std::string allowed,
+                       std::function<std::string(const json&)> check, std::function<T(const json&)> parse,
+                       std::function<json(const T&)> serialise, std::string doc) {
+    param_spec spec;
+    spec.name = std::move(name);
+    spec.kind = param_kind::custom;
+    spec.default_value = serialise(P{}.*member);
+    spec.doc = std::move(doc);
+    spec.custom_type = std::move(type_name);
+    spec.custom_range = std::move(allowed);
+    spec.custom_check = std::move(check);
+    m_specs.push_back(std::move(spec));
+    m_setters.push_back([member, parse](P& p, const json& v) { p.*member = parse(v); });
+    m_getters.push_back([member, serialise](const P& p) { return serialise(p.*member); });
+    return *this;
+  }
   /// An enumeration stored as `E` and written in JSON as one of the names.
   template <class E>
   param_schema& choice(std::string name, E P::*member, std::vector<std::pair<std::string, E>> options,
@@ -173,8 +195,14 @@ private:
   template <class T>
   param_schema& add(std::string name, param_kind kind, T P::*member, param_range range,
                     std::vector<std::string> choices, std::string unit, std::string doc) {
-    param_spec spec{std::move(name), kind, json(P{}.*member), range, std::move(choices), std::move(unit),
-                    std::move(doc)};
+    param_spec spec;
+    spec.name = std::move(name);
+    spec.kind = kind;
+    spec.default_value = json(P{}.*member);
+    spec.range = range;
+    spec.choices = std::move(choices);
+    spec.unit = std::move(unit);
+    spec.doc = std::move(doc);
     m_specs.push_back(std::move(spec));
     m_setters.push_back([member](P& p, const json& v) { p.*member = v.get<T>(); });
     m_getters.push_back([member](const P& p) { return json(p.*member); });

@@ -1,0 +1,55 @@
+#pragma once
+/// @file
+/// Splat (texture weight) maps from rules over height, slope, flow and
+/// curvature.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace landform {
+
+/// One texture layer's rule. A cell's raw weight is `weight` times one factor
+/// per given range (1 inside, easing to 0 over the blend width outside), times
+/// (1 + noise · n) for a breakup noise n in [-1, 1], at least 0.
+struct splat_rule {
+  std::string name;
+  std::optional<std::array<double, 2>> height;     ///< heights (0..1 after normalize)
+  std::optional<std::array<double, 2>> slope;      ///< degrees
+  std::optional<std::array<double, 2>> flow;       ///< flow accumulation, cells (compared in log10)
+  std::optional<std::array<double, 2>> curvature;  ///< profile curvature, 1/m
+  double noise = 0.0;   ///< breakup amplitude, 0..1
+  double weight = 1.0;  ///< base strength, > 0
+};
+
+/// Transition widths: how far outside a range a rule fades to zero.
+struct splat_blend {
+  double height = 0.05;      ///< height units
+  double slope = 5.0;        ///< degrees
+  double flow = 0.5;         ///< decades of accumulated cells
+  double curvature = 0.002;  ///< 1/m
+};
+
+/// Per-cell inputs, each `count` values (null when no rule needs it).
+struct splat_inputs {
+  std::size_t count = 0;
+  const float* height = nullptr;
+  const float* slope = nullptr;      ///< degrees
+  const float* flow = nullptr;       ///< accumulated cells
+  const float* curvature = nullptr;  ///< 1/m
+  /// Breakup noise per rule, each `count` values in [-1, 1]; may be empty.
+  std::vector<const float*> noise;
+};
+
+/// Normalised weights: `count` x rules.size() values, cell-major (all layers
+/// of cell 0, then cell 1, ...), summing to 1 in every cell. A cell that no
+/// rule covers goes entirely to the first layer (the base texture).
+std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat_rule>& rules, const splat_blend& blend);
+
+/// Quantises normalised weights (cell-major, `layers` per cell) to bytes that
+/// sum to exactly 255 in every cell (largest-remainder rounding).
+std::vector<std::uint8_t> quantize_splat(const std::vector<float>& weights, std::size_t layers);
+
+}  // namespace landform

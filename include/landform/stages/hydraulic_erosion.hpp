@@ -1,0 +1,140 @@
+#pragma once
+/// @file
+/// `hydraulic_erosion`: particle (droplet) hydraulic erosion after H. T. Beyer
+/// 2015.
+
+#include <cstdint>
+#include <vector>
+
+#include "landform/pipeline/stage.hpp"
+
+namespace landform {
+
+/// Parameters of the `hydraulic_erosion` filter. Names and defaults follow
+/// Beyer's droplet model as published in S. Lague's widely used port.
+/// Units: heights are the heightfield's own height units, distances are
+/// cells, time is droplet steps (one step moves one cell).
+struct hydraulic_erosion_params {
+  enum class spawn_kind { uniform, high_ground };
+  double droplets_per_cell = 1.0;          ///< droplets / cell, 0 to 1000; used when droplet_count is 0
+  int droplet_count = 0;                   ///< droplets in total; > 0 overrides droplets_per_cell
+  spawn_kind spawn = spawn_kind::uniform;  ///< where droplets start
+  double inertia = 0.05;                   ///< 0 to 0.99: share of the previous direction kept per step
+  double sediment_capacity_factor = 4.0;   ///< capacity per (slope x speed x water), > 0
+  double min_sediment_capacity = 0.01;     ///< height units: capacity floor, 0 to 1
+  double min_slope = 0.0;                  ///< height units per cell: slope floor in the capacity (Beyer's p_minSlope)
+  double erode_speed = 0.3;                ///< 0 to 1: share of the free capacity eroded per step
+  double deposit_speed = 0.3;              ///< 0 to 1: share of the surplus sediment deposited per step
+  double evaporate_speed = 0.01;           ///< 0 to 1: share of the water evaporated per step
+  double gravity = 4.0;                    ///< speed^2 gained per height unit of descent, >= 0
+  int max_lifetime = 30;                   ///< steps, 1 to 1000
+  int erosion_radius = 3;                  ///< cells, 1 to 16
+  double initial_water = 1.0;              ///< water volume of a new droplet, > 0
+  double initial_speed = 1.0;              ///< cells per step of a new droplet, >= 0
+
+  static const param_schema<hydraulic_erosion_params>& schema();
+
+  /// Number of droplets for a map of `cells` cells.
+  [[nodiscard]] std::uint64_t total_droplets(std::size_t cells) const;
+};
+
+/// What a run did, in height units x cells (sums of heights).
+struct hydraulic_erosion_result {
+  std::uint64_t droplets = 0;  ///< droplets simulated
+  std::uint64_t steps = 0;     ///< droplet steps simulated (moves of one cell)
+  double eroded = 0.0;         ///< material taken from the map
+  double deposited = 0.0;      ///< material put back on the map
+  /// Sediment still carried when droplets died (lifetime over, left the map,
+  /// stopped on flat ground): `eroded - deposited`. The sum of heights
+  /// changes by minus this amount, up to float32 rounding.
+  double sediment_lost = 0.0;
+};
+
+/// Optional per-cell maps of a run, each width x height, row-major like the
+/// heightfield. Vectors are resized and zeroed by the run.
+struct hydraulic_erosion_maps {
+  std::vector<float> erosion;     ///< height units taken from each cell
+  std::vector<float> deposition;  ///< height units put on each cell
+  std::vector<float> flow;        ///< droplet steps starting at each cell (nearest cell)
+};
+
+/// Carves gullies and fills valleys by simulating water droplets.
+///
+/// Method: H. T. Beyer, "Implementation of a method for hydraulic erosion"
+/// (bachelor's thesis, TU München, 2015), the particle erosion that seed
+/// document 003 describes in outline. Each droplet has a position, a unit
+/// direction, speed, water and sediment. Per step: height and gradient come
+/// from bilinear interpolation of the four cells around the position; the
+/// direction becomes `dir * inertia - gradient * (1 - inertia)`, normalised
+/// (a zero vector stops the droplet: flat ground); the droplet moves one cell
+/// and stops when it would leave [0, width - 1) x [0, height - 1). With `dh`
+/// the height change of the move, the capacity is
+/// `max(max(-dh, min_slope) * speed * water * sediment_capacity_factor,
+/// min_sediment_capacity)`. Moving uphill it deposits `min(dh, sediment)`
+/// (filling the pit it climbs out of); carrying more than the capacity it
+/// deposits `deposit_speed` of the surplus; both bilinearly on the four cells
+/// around its old position. Otherwise it erodes `min(erode_speed *
+/// (capacity - sediment), -dh)` (never more than the drop, so it cannot dig a
+/// hole below where it goes) over Beyer's disc: weights `max(0,
+/// erosion_radius - distance)` summing to 1, centred on the droplet's
+/// position (to 1/4 cell, from precomputed stencils). Then `speed =
+/// sqrt(max(0, speed^2 - dh * gravity))` and the water shrinks by
+/// `evaporate_speed`. After `max_lifetime` steps the droplet dies; sediment
+/// still carried leaves the map and is reported.
+///
+/// Edge policy: the map's outermost ring of cells is a fixed base level,
+/// never eroded (eroding it lets channels that run off the map deepen without
+/// bound, as no droplet stands beyond the ring to limit the cut or deposit
+/// there); near it the disc is clipped, not renormalised. Droplets that would
+/// leave the map stop, and their sediment leaves with them.
+///
+/// Parameters, visually:
+/// - `droplets_per_cell` / `droplet_count`: how much rain: 0.3 to 1 etches
+///   gullies, 2 to 10 cuts deep valleys and wide alluvial fans.
+/// - `spawn`: `uniform` rain everywhere, or `high_ground`, where a droplet
+///   starts at a point accepted with probability proportional to its
+///   normalised height (seed document 003's re-spawn "with a bias towards
+///   high areas"): more carving on peaks and ridges, calmer lowlands.
+/// - `inertia`: 0 to 0.1 gives branching dendritic gullies; 0.3 and more
+///   gives long straight channels that ignore small features.
+/// - `sediment_capacity_factor`: how much a fast droplet carries; higher
+///   carves deeper (2 to 8).
+/// - `min_sediment_capacity`, `min_slope`: erosion on gentle ground; keep
+///   them small, or flat areas get scoured.
+/// - `erode_speed` / `deposit_speed`: how eagerly droplets pick up and drop
+///   material; low deposit_speed carries sediment far (long fans), high
+///   deposit_speed drops it at the foot of slopes. 0.1 to 0.5.
+/// - `evaporate_speed`: higher shortens the droplets' useful life.
+/// - `gravity`: acceleration on slopes; higher makes droplets faster and more
+///   erosive on steep ground (1 to 10).
+/// - `max_lifetime`: path length in cells; also the tile size of the parallel
+///   scheme (longer lives: fewer, larger tiles). 20 to 80.
+/// - `erosion_radius`: width of the carved channels; 2 to 5 gives natural
+///   gullies, 1 gives thin scratch-like grooves.
+/// - `initial_water`, `initial_speed`: scale a fresh droplet's carrying power.
+///
+/// @pre the heightfield holds finite values.
+/// @post heights stay finite; no cell outside the map is read or written;
+/// the outermost ring is never eroded (deposits may raise it); the sum of heights
+/// changes by `-sediment_lost` up to float32 rounding.
+///
+/// Determinism and threading: droplet i starts at a point hashed from (seed,
+/// i). Droplets run in rounds; each round lays a grid of square tiles (offset
+/// hashed from (seed, round)) of side twice a droplet's reach (the cells it
+/// can read or write from its start cell: `max_lifetime` + the disc's extent
+/// + 3), assigns each droplet to the tile of its start cell, and runs the
+/// tiles in four colour phases (2 x 2 pattern); tiles of one colour never
+/// touch the same cells, so they run in parallel, each its droplets in index
+/// order. The result is bit-identical for every thread count (see
+/// docs/erosion.md). Scope: world.
+hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic_erosion_params& p,
+                                                 const stage_context& ctx, hydraulic_erosion_maps* maps = nullptr);
+
+/// One droplet starting at (x, y) (cells; x in [0, width - 1), y in
+/// [0, height - 1)), exactly as the stage runs it. For tests and tools.
+hydraulic_erosion_result run_droplet(heightfield& h, const hydraulic_erosion_params& p, float x, float y,
+                                     hydraulic_erosion_maps* maps = nullptr);
+
+stage_info hydraulic_erosion_stage_info();
+
+}  // namespace landform

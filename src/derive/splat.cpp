@@ -1,0 +1,76 @@
+#include "landform/derive/splat.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace landform {
+
+namespace {
+
+// 1 inside [lo, hi]; a smoothstep down to 0 at `width` outside.
+double range_factor(double v, const std::array<double, 2>& range, double width) {
+  const double lo = range[0], hi = range[1];
+  if (v >= lo && v <= hi) return 1.0;
+  const double distance = v < lo ? lo - v : v - hi;
+  if (width <= 0.0 || distance >= width) return 0.0;
+  const double t = 1.0 - distance / width;
+  return t * t * (3.0 - 2.0 * t);
+}
+
+double log_flow(double cells) { return std::log10(std::max(cells, 1.0)); }
+
+}  // namespace
+
+std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat_rule>& rules, const splat_blend& blend) {
+  const std::size_t layers = rules.size();
+  std::vector<float> out(in.count * layers, 0.0f);
+  for (std::size_t k = 0; k < in.count; ++k) {
+    double total = 0.0;
+    float* w = out.data() + k * layers;
+    for (std::size_t r = 0; r < layers; ++r) {
+      const splat_rule& rule = rules[r];
+      double v = rule.weight;
+      if (rule.height) v *= range_factor(in.height[k], *rule.height, blend.height);
+      if (rule.slope) v *= range_factor(in.slope[k], *rule.slope, blend.slope);
+      if (rule.flow) {
+        const std::array<double, 2> decades = {log_flow((*rule.flow)[0]), log_flow((*rule.flow)[1])};
+        v *= range_factor(log_flow(in.flow[k]), decades, blend.flow);
+      }
+      if (rule.curvature) v *= range_factor(in.curvature[k], *rule.curvature, blend.curvature);
+      if (rule.noise > 0.0 && r < in.noise.size() && in.noise[r]) v *= std::max(0.0, 1.0 + rule.noise * in.noise[r][k]);
+      w[r] = static_cast<float>(v);
+      total += v;
+    }
+    if (total > 0.0) {
+      for (std::size_t r = 0; r < layers; ++r) w[r] = static_cast<float>(w[r] / total);
+    } else if (layers > 0) {
+      w[0] = 1.0f;  // nothing claims the cell: the base texture does
+    }
+  }
+  return out;
+}
+
+std::vector<std::uint8_t> quantize_splat(const std::vector<float>& weights, std::size_t layers) {
+  std::vector<std::uint8_t> out(weights.size());
+  if (layers == 0) return out;
+  std::vector<std::size_t> order(layers);
+  std::vector<double> remainder(layers);
+  for (std::size_t k = 0; k + layers <= weights.size(); k += layers) {
+    int given = 0;
+    for (std::size_t r = 0; r < layers; ++r) {
+      const double exact = 255.0 * weights[k + r];
+      const double whole = std::floor(exact);
+      out[k + r] = static_cast<std::uint8_t>(whole);
+      remainder[r] = exact - whole;
+      given += static_cast<int>(whole);
+    }
+    // Hand the missing units to the largest remainders (ties: lower layer).
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b]; });
+    for (std::size_t i = 0; given < 255 && i < layers; ++i, ++given) ++out[k + order[i]];
+  }
+  return out;
+}
+
+}  // namespace landform

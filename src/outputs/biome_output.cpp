@@ -1,0 +1,88 @@
+#include "landform/outputs/biome_output.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "landform/core/parallel.hpp"
+#include "landform/io/encode.hpp"
+
+namespace landform {
+
+const param_schema<biome_output_options>& biome_output_options::schema() {
+  using P = biome_output_options;
+  static const auto s = param_schema<P>()
+      .number("sea_level", &P::sea_level, param_range{0.0, 1.0, true, true},
+              "height units", "heights below are water; e = 0 here, -1 at height 0 and 1 at height 1")
+      .string("moisture_layer", &P::moisture_layer, true, "layer with moisture in [0, 1] (voronoi writes \"moisture\")")
+      .number("default_moisture", &P::default_moisture, between(0, 1), "", "moisture where no stage wrote the layer")
+      .number_list("deep_water", &P::deep_water, between(0, 255), 3, 3, "RGB", "water colour at height 0")
+      .number_list("shallow_water", &P::shallow_water, between(0, 255), 3, 3, "RGB", "water colour at sea level")
+      .number_list("dry_land", &P::dry_land, between(0, 255), 3, 3, "RGB", "land colour at moisture 0")
+      .number_list("wet_land", &P::wet_land, between(0, 255), 3, 3, "RGB", "land colour at moisture 1")
+      .number_list("snow", &P::snow, between(0, 255), 3, 3, "RGB", "colour of the highest land")
+      .number("snow_exponent", &P::snow_exponent, above(0), "", "land blends toward snow by e^snow_exponent");
+  return s;
+}
+
+std::array<std::uint8_t, 3> biome_color(const biome_output_options& o, double height, double moisture) {
+  double e = height < o.sea_level ? (height - o.sea_level) / o.sea_level : (height - o.sea_level) / (1.0 - o.sea_level);
+  if (std::isnan(e)) e = -1.0;
+  e = std::clamp(e, -1.0, 1.0);
+  double m = std::isnan(moisture) ? o.default_moisture : std::clamp(moisture, 0.0, 1.0);
+  double rgb[3];
+  if (e < 0.0) {
+    for (int c = 0; c < 3; ++c) rgb[c] = o.shallow_water[c] + (o.shallow_water[c] - o.deep_water[c]) * e;
+  } else {
+    m = m * (1.0 - e);
+    const double k = std::pow(e, o.snow_exponent);
+    for (int c = 0; c < 3; ++c) {
+      const double land = o.dry_land[c] - (o.dry_land[c] - o.wet_land[c]) * m;
+      rgb[c] = o.snow[c] * k + land * (1.0 - k);
+    }
+  }
+  std::array<std::uint8_t, 3> out{};
+  for (int c = 0; c < 3; ++c) out[c] = static_cast<std::uint8_t>(std::clamp(std::trunc(rgb[c]), 0.0, 255.0));
+  return out;
+}
+
+namespace {
+
+int no_halo(const biome_output_options&, double) { return 0; }
+
+encoded_file encode_biome(const biome_output_options& o, const std::string&, const output_context& ctx) {
+  const std::vector<float> heights = ctx.window(ctx.field.values());
+  const std::vector<float>* layer = ctx.layers.find(o.moisture_layer);
+  std::vector<float> moisture;
+  if (layer) moisture = ctx.window(*layer);
+  const auto cells = static_cast<std::size_t>(ctx.width) * static_cast<std::size_t>(ctx.height);
+  std::vector<std::uint8_t> rgb(cells * 3);
+  parallel_rows(ctx.height, ctx.nthreads, [&](int y0, int y1) {
+    for (int j = y0; j < y1; ++j) {
+      for (int i = 0; i < ctx.width; ++i) {
+        const std::size_t k = static_cast<std::size_t>(j) * static_cast<std::size_t>(ctx.width) + static_cast<std::size_t>(i);
+        const auto c = biome_color(o, heights[k], layer ? moisture[k] : o.default_moisture);
+        std::copy(c.begin(), c.end(), rgb.begin() + static_cast<std::ptrdiff_t>(3 * k));
+      }
+    }
+  });
+  encoded_file out;
+  out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data());
+  out.encoding = "PNG RGB 8-bit, biome colours from height and moisture (seed document 002)";
+  out.extra = {{"moisture_layer", o.moisture_layer}, {"moisture_found", layer != nullptr}, {"sea_level", o.sea_level}};
+  return out;
+}
+
+}  // namespace
+
+output_kind biome_output_kind() {
+  return make_output_kind<biome_output_options>(
+      "biome", "biome colours from height and moisture (seed 002)",
+      "Seed document 002's biomeColor(): below sea_level, water from shallow_water at the shore to deep_water at "
+      "height 0; above it, land from dry_land to wet_land by moisture * (1 - e), blended toward snow by "
+      "e^snow_exponent, e being the height above sea level as a fraction of the way to 1. Moisture comes from "
+      "the layer `moisture_layer` (the voronoi stage writes `moisture`), or default_moisture when no stage wrote "
+      "it. Every colour can be overridden as [r, g, b]; channels are truncated to integers as in the seed.",
+      {"rgb8"}, &no_halo, &encode_biome);
+}
+
+}  // namespace landform

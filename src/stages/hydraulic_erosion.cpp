@@ -1,0 +1,714 @@
+#include "landform/stages/hydraulic_erosion.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#if defined(__SSE__)
+#include <immintrin.h>
+#endif
+
+#include "landform/core/parallel.hpp"
+#include "landform/core/rng.hpp"
+
+namespace landform {
+
+const param_schema<hydraulic_erosion_params>& hydraulic_erosion_params::schema() {
+  using P = hydraulic_erosion_params;
+  static const auto s =
+      param_schema<P>()
+          .number("droplets_per_cell", &P::droplets_per_cell, between(0, 1000), "droplets per cell",
+                  "amount of rain: droplets per map cell (used when droplet_count is 0)")
+          .integer("droplet_count", &P::droplet_count, at_least(0), "droplets",
+                   "total number of droplets; > 0 overrides droplets_per_cell")
+          .choice("spawn", &P::spawn,
+                  {{"uniform", P::spawn_kind::uniform}, {"high_ground", P::spawn_kind::high_ground}},
+                  "uniform: droplets start anywhere; high_ground: start points biased towards high ground")
+          .number("inertia", &P::inertia, between(0, 0.99), "fraction",
+                  "share of the previous direction kept each step; higher gives straighter channels")
+          .number("sediment_capacity_factor", &P::sediment_capacity_factor, above(0), "per slope x speed x water",
+                  "how much sediment a droplet can carry; higher carves deeper")
+          .number("min_sediment_capacity", &P::min_sediment_capacity, between(0, 1), "height units",
+                  "capacity floor, so droplets on gentle ground still carry some sediment")
+          .number("min_slope", &P::min_slope, between(0, 1), "height units per cell",
+                  "slope floor in the capacity (Beyer's p_minSlope); 0 disables it")
+          .number("erode_speed", &P::erode_speed, between(0, 1), "fraction",
+                  "share of the free capacity eroded per step")
+          .number("deposit_speed", &P::deposit_speed, between(0, 1), "fraction",
+                  "share of the surplus sediment deposited per step")
+          .number("evaporate_speed", &P::evaporate_speed, between(0, 1), "fraction per step",
+                  "share of a droplet's water that evaporates each step")
+          .number("gravity", &P::gravity, between(0, 1000), "speed^2 per height unit", "acceleration down slopes")
+          .integer("max_lifetime", &P::max_lifetime, between(1, 1000), "steps",
+                   "steps (cells travelled) before a droplet dies")
+          .integer("erosion_radius", &P::erosion_radius, between(1, 16), "cells", "radius of the erosion brush")
+          .number("initial_water", &P::initial_water, above_to(0, 1000), "water volume", "water of a new droplet")
+          .number("initial_speed", &P::initial_speed, between(0, 1000), "cells per step", "speed of a new droplet");
+  return s;
+}
+
+std::uint64_t hydraulic_erosion_params::total_droplets(std::size_t cells) const {
+  if (droplet_count > 0) return static_cast<std::uint64_t>(droplet_count);
+  return static_cast<std::uint64_t>(std::llround(droplets_per_cell * static_cast<double>(cells)));
+}
+
+namespace {
+
+// Streams of the stage's hash: droplet starts, high-ground acceptance, tile
+// grid offsets.
+constexpr std::uint64_t k_stream_start = 0x5354415254ULL;     // "START"
+constexpr std::uint64_t k_stream_accept = 0x414343455054ULL;  // "ACCEPT"
+constexpr std::uint64_t k_stream_grid = 0x47524944ULL;        // "GRID"
+constexpr int k_max_spawn_attempts = 8;
+// Droplets per round: one per k_cells_per_droplet_in_round cells, so a round
+// rains lightly everywhere and the tile grid moves between rounds.
+constexpr std::uint64_t k_cells_per_round_droplet = 8;
+constexpr std::uint64_t k_min_round_droplets = 256;
+constexpr std::size_t k_min_parallel_round = 4096;
+// See parallel_items.
+constexpr int k_spread = 8;
+
+// Calls fn(item) for item in [0, count) through parallel_rows, item k at row
+// k * k_spread, so that parallel_rows' fixed row blocks hold about one item
+// each (load balance when items are few and large). Each item belongs to
+// exactly one block whatever the block size, and items never share state, so
+// the result does not depend on the thread count.
+template <class F>
+void parallel_items(int count, int nthreads, F&& fn) {
+  parallel_rows(count * k_spread, nthreads, [&](int b, int e) {
+    for (int item = (b + k_spread - 1) / k_spread; item * k_spread < e; ++item) fn(item);
+  });
+}
+
+// The erosion disc (Beyer): weight max(0, radius - |cell - centre|),
+// normalised to sum 1, where the centre is the droplet's position rounded to
+// 1/k_phases of a cell (the middle of its sub-cell), so the footprint follows
+// the droplet smoothly instead of jumping from cell to cell, with no shift in
+// any direction. One stencil per sub-cell phase, all precomputed: 2 radius
+// rows and columns from the droplet's cell + (1 - radius), each row padded
+// with zero weights to a multiple of 4 cells so that the interior case runs
+// as 4-wide vector operations (the padding subtracts 0, leaving those cells
+// unchanged; reach() counts it).
+constexpr int k_phases = 4;
+
+struct erosion_brush {
+  int origin = 0;              // offset of the stencil's first row and column from the droplet's cell
+  int side = 0;                // rows, and meaningful columns, of a stencil
+  int width = 0;               // padded row length, a multiple of 4, >= side
+  std::vector<float> weights;  // [phase_y][phase_x][row][width]
+
+  explicit erosion_brush(int radius) {
+    origin = 1 - radius;
+    side = 2 * radius;
+    width = (side + 3) / 4 * 4;
+    weights.assign(static_cast<std::size_t>(k_phases * k_phases * side * width), 0.0f);
+    std::vector<double> raw(static_cast<std::size_t>(side * width));
+    for (int py = 0; py < k_phases; ++py) {
+      for (int px = 0; px < k_phases; ++px) {
+        const double cx = (px + 0.5) / k_phases, cy = (py + 0.5) / k_phases;
+        double total = 0.0;
+        for (int row = 0; row < side; ++row) {
+          for (int col = 0; col < side; ++col) {
+            const double dx = origin + col - cx, dy = origin + row - cy;
+            const double wgt = std::max(0.0, radius - std::sqrt(dx * dx + dy * dy));
+            raw[static_cast<std::size_t>(row * width + col)] = wgt;
+            total += wgt;
+          }
+        }
+        float* out = stencil(px, py);
+        for (int row = 0; row < side; ++row)
+          for (int col = 0; col < side; ++col)
+            out[row * width + col] = static_cast<float>(raw[static_cast<std::size_t>(row * width + col)] / total);
+      }
+    }
+  }
+  [[nodiscard]] float* stencil(int px, int py) {
+    return weights.data() + static_cast<std::size_t>((py * k_phases + px) * side * width);
+  }
+  [[nodiscard]] const float* stencil(int px, int py) const {
+    return weights.data() + static_cast<std::size_t>((py * k_phases + px) * side * width);
+  }
+  // Largest distance in cells from the droplet's cell to a cell the stencil writes.
+  [[nodiscard]] int extent() const { return std::max(-origin, origin + width - 1); }
+};
+
+// Four floats as one vector operation (GCC / Clang vector extension; SSE on
+// x86-64, NEON on ARM). Elementwise IEEE arithmetic, so results equal the
+// scalar ones.
+using float4 = float __attribute__((vector_size(16)));
+
+inline float4 load4(const float* p) {
+  float4 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store4(float* p, float4 v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+// Eight floats: one AVX operation where available, two SSE ones otherwise.
+// (Only ever a local variable: passing it to functions would depend on AVX.)
+using float8 = float __attribute__((vector_size(32)));
+
+// Parameters as floats for the hot loop.
+struct droplet_constants {
+  float inertia = 0.0f;
+  float capacity_factor = 0.0f;
+  float min_capacity = 0.0f;
+  float min_slope = 0.0f;
+  float erode_speed = 0.0f;
+  float deposit_speed = 0.0f;
+  float water_kept = 0.0f;  // 1 - evaporate_speed
+  float gravity = 0.0f;
+  float initial_water = 0.0f;
+  float initial_speed = 0.0f;
+  int lifetime = 0;
+
+  explicit droplet_constants(const hydraulic_erosion_params& p)
+      : inertia(static_cast<float>(p.inertia)),
+        capacity_factor(static_cast<float>(p.sediment_capacity_factor)),
+        min_capacity(static_cast<float>(p.min_sediment_capacity)),
+        min_slope(static_cast<float>(p.min_slope)),
+        erode_speed(static_cast<float>(p.erode_speed)),
+        deposit_speed(static_cast<float>(p.deposit_speed)),
+        water_kept(static_cast<float>(1.0 - p.evaporate_speed)),
+        gravity(static_cast<float>(p.gravity)),
+        initial_water(static_cast<float>(p.initial_water)),
+        initial_speed(static_cast<float>(p.initial_speed)),
+        lifetime(p.max_lifetime) {}
+};
+
+// The map and, optionally, the per-cell output maps.
+struct field_view {
+  float* height = nullptr;
+  float* erosion = nullptr;
+  float* deposition = nullptr;
+  float* flow = nullptr;
+  int width = 0;
+  int height_cells = 0;
+};
+
+struct droplet_totals {
+  double eroded = 0.0;
+  double deposited = 0.0;
+  double lost = 0.0;
+  std::uint64_t steps = 0;
+  std::uint64_t droplets = 0;
+
+  void add(const droplet_totals& o) {
+    eroded += o.eroded;
+    deposited += o.deposited;
+    lost += o.lost;
+    steps += o.steps;
+    droplets += o.droplets;
+  }
+};
+
+// Cells a droplet can touch, counted from its start cell in x or y: one cell
+// per step, plus the brush (centred on the nearest cell, hence + 1) and the
+// bilinear neighbour (+ 1), plus one cell of margin for float rounding.
+int reach(const hydraulic_erosion_params& p, const erosion_brush& brush) {
+  return p.max_lifetime + brush.extent() + 3;
+}
+
+struct start_point {
+  float x = 0.0f;
+  float y = 0.0f;
+};
+
+// A float in [0, limit), from 24 random bits.
+float scaled(std::uint64_t bits, int limit) {
+  const auto f = static_cast<float>(static_cast<double>(unit_float(bits)) * limit);
+  return std::min(f, std::nextafter(static_cast<float>(limit), 0.0f));
+}
+
+start_point uniform_start(std::uint64_t seed, std::uint64_t index, int w, int ht) {
+  const std::uint64_t bits = hash64(seed, k_stream_start, index);
+  return {scaled(bits, w - 1), scaled(bits << 32, ht - 1)};
+}
+
+hydraulic_erosion_result to_result(const droplet_totals& t) {
+  hydraulic_erosion_result r;
+  r.droplets = t.droplets;
+  r.steps = t.steps;
+  r.eroded = t.eroded;
+  r.deposited = t.deposited;
+  r.sediment_lost = t.lost;
+  return r;
+}
+
+field_view make_view(heightfield& h, hydraulic_erosion_maps* maps) {
+  field_view f;
+  f.height = h.data();
+  f.width = h.width();
+  f.height_cells = h.height();
+  if (maps != nullptr) {
+    maps->erosion.assign(h.size(), 0.0f);
+    maps->deposition.assign(h.size(), 0.0f);
+    maps->flow.assign(h.size(), 0.0f);
+    f.erosion = maps->erosion.data();
+    f.deposition = maps->deposition.data();
+    f.flow = maps->flow.data();
+  }
+  return f;
+}
+
+// ---------------------------------------------------------------------------
+// The droplet simulation, k_lanes droplets at a time.
+//
+// Lane i of a vector is one droplet. The lanes run droplets of different
+// tiles of one colour, which never touch the same cells, so they are
+// independent: running them side by side gives exactly what running them one
+// after another would. Each lane runs whole tiles, a tile's droplets in index
+// order. The arithmetic is elementwise IEEE float (add, sub, mul, div, sqrt,
+// compare/select) in the same order for every lane, so a droplet's result does
+// not depend on its lane or on which droplets share its vector.
+
+constexpr int k_lanes = 4;  // one SSE / NEON register; 8 lanes measured slower (register pressure)
+using vfloat = float __attribute__((vector_size(4 * k_lanes)));
+using vint = std::int32_t __attribute__((vector_size(4 * k_lanes)));
+
+inline vfloat splat(float s) {
+  vfloat v;
+  for (int i = 0; i < k_lanes; ++i) v[i] = s;
+  return v;
+}
+inline vint splat_int(std::int32_t s) {
+  vint v;
+  for (int i = 0; i < k_lanes; ++i) v[i] = s;
+  return v;
+}
+// std::min / std::max, lane by lane (same operand order, same result).
+inline vfloat vmin(vfloat a, vfloat b) {
+  return b < a ? b : a;
+}
+inline vfloat vmax(vfloat a, vfloat b) {
+  return a < b ? b : a;
+}
+inline vfloat vsqrt(vfloat a) {
+#if defined(__SSE__)
+  for (int k = 0; k < k_lanes; k += 4) {
+    __m128 q;
+    std::memcpy(&q, reinterpret_cast<const float*>(&a) + k, sizeof q);
+    q = _mm_sqrt_ps(q);
+    std::memcpy(reinterpret_cast<float*>(&a) + k, &q, sizeof q);
+  }
+  return a;
+#else
+  for (int i = 0; i < k_lanes; ++i) a[i] = __builtin_sqrtf(a[i]);
+  return a;
+#endif
+}
+// Cells are indexed in int32: pipelines cap maps at 2^28 cells.
+inline vfloat gather(const float* map, vint index) {
+  vfloat v;
+  for (int i = 0; i < k_lanes; ++i) v[i] = map[index[i]];
+  return v;
+}
+
+// A run of droplets: one tile's start points, in index order.
+struct tile_work {
+  const start_point* begin = nullptr;
+  const start_point* end = nullptr;
+  droplet_totals* totals = nullptr;
+};
+
+// Takes `amount` (>= 0) from the cells of the erosion disc around a droplet
+// in cell (node_x, node_y) at offset (u, v) in that cell, and returns the
+// amount actually taken. Only cells off the map's outermost
+// ring change: the ring is a fixed base level. (Eroding it lets channels that
+// run off the map deepen without bound, since no droplet ever stands beyond
+// the ring to limit the cut or to deposit there.) Near the ring the disc is
+// clipped, not renormalised: concentrating it on fewer cells would dig
+// grooves along the ring.
+template <bool k_maps>
+[[gnu::always_inline]] inline float apply_brush(const field_view& f, const erosion_brush& brush, int node_x, int node_y,
+                                                float u, float v, float amount) {
+  const int w = f.width, ht = f.height_cells;
+  const std::ptrdiff_t stride = w;
+  const int px = std::min(k_phases - 1, static_cast<int>(u * k_phases));
+  const int py = std::min(k_phases - 1, static_cast<int>(v * k_phases));
+  const float* stencil = brush.stencil(px, py);
+  const int x0 = node_x + brush.origin, y0 = node_y + brush.origin;
+  if (x0 >= 1 && x0 + brush.width <= w - 1 && y0 >= 1 && y0 + brush.side <= ht - 1) {
+    const float4 a = {amount, amount, amount, amount};
+    auto rows = [&]<int k_width>(std::integral_constant<int, k_width>, int width) {
+      for (int row = 0; row < brush.side; ++row) {
+        float* dst = f.height + (y0 + row) * stride + x0;
+        const float* wt = stencil + row * width;
+#pragma GCC unroll 4
+        for (int k = 0; k < (k_width > 0 ? k_width : width); k += 4) {
+          store4(dst + k, load4(dst + k) - a * load4(wt + k));
+          if constexpr (k_maps) {
+            float* out = f.erosion + (dst - f.height) + k;
+            store4(out, load4(out) + a * load4(wt + k));
+          }
+        }
+      }
+    };
+    if (brush.width == 8) {  // radius 3 (the default) and 4: one 8-wide operation per row
+      const float8 a8 = {amount, amount, amount, amount, amount, amount, amount, amount};
+      for (int row = 0; row < brush.side; ++row) {
+        float* dst = f.height + (y0 + row) * stride + x0;
+        float8 wt, cells;
+        std::memcpy(&wt, stencil + row * 8, sizeof wt);
+        std::memcpy(&cells, dst, sizeof cells);
+        cells -= a8 * wt;
+        std::memcpy(dst, &cells, sizeof cells);
+        if constexpr (k_maps) {
+          float* out = f.erosion + (dst - f.height);
+          std::memcpy(&cells, out, sizeof cells);
+          cells += a8 * wt;
+          std::memcpy(out, &cells, sizeof cells);
+        }
+      }
+    } else {
+      rows(std::integral_constant<int, 0>{}, brush.width);
+    }
+    // The disc's weights sum to 1: the droplet takes up `amount` (the cells'
+    // float rounding is far below the accounting's tolerance).
+    return amount;
+  }
+  float applied = 0.0f;
+  for (int row = std::max(0, 1 - y0); row < std::min(brush.side, ht - 1 - y0); ++row) {
+    for (int col = std::max(0, 1 - x0); col < std::min(brush.side, w - 1 - x0); ++col) {
+      const float a = amount * stencil[row * brush.width + col];
+      f.height[(y0 + row) * stride + x0 + col] -= a;
+      applied += a;
+      if constexpr (k_maps) f.erosion[(y0 + row) * stride + x0 + col] += a;
+    }
+  }
+  return applied;
+}
+
+// Runs every droplet of `tiles` (tiles of one colour), k_lanes at a time.
+template <bool k_maps>
+[[gnu::always_inline]] inline void run_tiles(const field_view& f, const droplet_constants& c,
+                                             const erosion_brush& brush, const tile_work* tiles, int tile_count) {
+  const int w = f.width, ht = f.height_cells;
+  const std::ptrdiff_t stride = w;
+  float* map = f.height;
+  const vfloat zero = splat(0.0f), one = splat(1.0f), half = splat(0.5f);
+  const vfloat inertia = splat(c.inertia), keep_gradient = splat(1.0f - c.inertia);
+  const vfloat x_limit = splat(static_cast<float>(w - 1)), y_limit = splat(static_cast<float>(ht - 1));
+  const vint lifetime = splat_int(c.lifetime), width = splat_int(w);
+
+  // Droplet state, lane i = one droplet. Idle lanes sit at (0, 0), a valid
+  // cell, so that their (unused) reads stay on the map.
+  vfloat x = zero, y = zero, dir_x = zero, dir_y = zero, speed = zero, water = zero, sediment = zero;
+  vint life = splat_int(0), active = splat_int(0);
+  const start_point* next[k_lanes] = {};
+  const start_point* last[k_lanes] = {};
+  droplet_totals* totals[k_lanes] = {};
+  double eroded[k_lanes] = {}, deposited[k_lanes] = {};
+  int next_tile = 0, running = 0;
+
+  // Starts lane i's next droplet, taking a new tile when its tile is done.
+  auto refill = [&](int i) {
+    while (next[i] == last[i]) {
+      if (next_tile == tile_count) {
+        active[i] = 0;
+        x[i] = 0.0f;
+        y[i] = 0.0f;
+        return;
+      }
+      next[i] = tiles[next_tile].begin;
+      last[i] = tiles[next_tile].end;
+      totals[i] = tiles[next_tile].totals;
+      ++next_tile;
+    }
+    x[i] = next[i]->x;
+    y[i] = next[i]->y;
+    ++next[i];
+    dir_x[i] = 0.0f;
+    dir_y[i] = 0.0f;
+    speed[i] = c.initial_speed;
+    water[i] = c.initial_water;
+    sediment[i] = 0.0f;
+    life[i] = 0;
+    eroded[i] = 0.0;
+    deposited[i] = 0.0;
+    active[i] = -1;
+  };
+  for (int i = 0; i < k_lanes; ++i) {
+    refill(i);
+    if (active[i] != 0) ++running;
+  }
+
+  while (running > 0) {
+    // Height and gradient by bilinear interpolation of the four cells around
+    // the droplet.
+    const vint node_x = __builtin_convertvector(x, vint), node_y = __builtin_convertvector(y, vint);
+    const vfloat u = x - __builtin_convertvector(node_x, vfloat), v = y - __builtin_convertvector(node_y, vfloat);
+    const vint node = node_y * width + node_x;
+    const vfloat h00 = gather(map, node), h10 = gather(map, node + 1);
+    const vfloat h01 = gather(map, node + width), h11 = gather(map, node + width + 1);
+    const vfloat grad_x = (h10 - h00) * (one - v) + (h11 - h01) * v;
+    const vfloat grad_y = (h01 - h00) * (one - u) + (h11 - h10) * u;
+    const vfloat height = (h00 * (one - u) + h10 * u) * (one - v) + (h01 * (one - u) + h11 * u) * v;
+
+    // New direction: the old one mixed with the downhill gradient.
+    vfloat dx = dir_x * inertia - grad_x * keep_gradient;
+    vfloat dy = dir_y * inertia - grad_y * keep_gradient;
+    const vfloat len = vsqrt(dx * dx + dy * dy);
+    const vint has_direction = len > splat(1e-20f);  // else flat ground: the droplet stops
+    const vfloat inv_len = has_direction ? one / len : zero;
+    dx *= inv_len;
+    dy *= inv_len;
+    const vfloat next_x = x + dx, next_y = y + dy;
+    const vint moving = active & (life < lifetime) & has_direction & (next_x >= zero) & (next_x < x_limit) &
+                        (next_y >= zero) & (next_y < y_limit);  // else the droplet dies: end of life or edge
+
+    const vfloat safe_x = moving ? next_x : x, safe_y = moving ? next_y : y;
+    const vint nn_x = __builtin_convertvector(safe_x, vint), nn_y = __builtin_convertvector(safe_y, vint);
+    const vfloat nu = safe_x - __builtin_convertvector(nn_x, vfloat);
+    const vfloat nv = safe_y - __builtin_convertvector(nn_y, vfloat);
+    const vint next_node = nn_y * width + nn_x;
+    const vfloat q00 = gather(map, next_node), q10 = gather(map, next_node + 1);
+    const vfloat q01 = gather(map, next_node + width), q11 = gather(map, next_node + width + 1);
+    const vfloat next_height = (q00 * (one - nu) + q10 * nu) * (one - nv) + (q01 * (one - nu) + q11 * nu) * nv;
+    const vfloat dh = next_height - height;
+
+    // Deposit when over capacity or moving uphill (fill the pit, at most dh);
+    // otherwise erode, at most the drop -dh.
+    const vfloat capacity =
+        vmax(vmax(-dh, splat(c.min_slope)) * speed * water * splat(c.capacity_factor), splat(c.min_capacity));
+    const vint uphill = dh > zero;
+    const vint depositing = (sediment > capacity) | uphill;
+    const vfloat deposit = uphill ? vmin(dh, sediment) : (sediment - capacity) * splat(c.deposit_speed);
+    // Lanes replace this with what they could take (the disc is clipped at
+    // the map's fixed outer ring).
+    vfloat erode = vmin((capacity - sediment) * splat(c.erode_speed), -dh);
+    // The cell nearest to the droplet, for the flow map.
+    const vint centre_x = node_x + (u >= half ? splat_int(1) : splat_int(0));
+    const vint centre_y = node_y + (v >= half ? splat_int(1) : splat_int(0));
+
+    for (int i = 0; i < k_lanes; ++i) {
+      if (moving[i] == 0) continue;
+      if constexpr (k_maps) f.flow[centre_y[i] * stride + centre_x[i]] += 1.0f;
+      if (depositing[i] != 0) {
+        // Bilinearly on the four cells around its old position (Beyer):
+        // filling the pit it climbs out of, or dropping surplus sediment.
+        // (Spreading the surplus over the erosion disc instead halves the
+        // count of tiny pits but grows a washboard of ripples across slopes,
+        // as droplets alternate eroding and depositing on the same
+        // footprint; see docs/erosion.md.)
+        const float amount = deposit[i], ui = u[i], vi = v[i];
+        const float a00 = amount * (1.0f - ui) * (1.0f - vi), a10 = amount * ui * (1.0f - vi);
+        const float a01 = amount * (1.0f - ui) * vi, a11 = amount * ui * vi;
+        const std::ptrdiff_t n = node[i];
+        map[n] += a00;
+        map[n + 1] += a10;
+        map[n + stride] += a01;
+        map[n + stride + 1] += a11;
+        deposited[i] += static_cast<double>((a00 + a10) + (a01 + a11));
+        if constexpr (k_maps) {
+          f.deposition[n] += a00;
+          f.deposition[n + 1] += a10;
+          f.deposition[n + stride] += a01;
+          f.deposition[n + stride + 1] += a11;
+        }
+      } else {
+        const float applied = apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i]);
+        erode[i] = applied;
+        eroded[i] += static_cast<double>(applied);
+      }
+    }
+    sediment = moving ? (depositing ? sediment - deposit : sediment + erode) : sediment;
+    speed = moving ? vsqrt(vmax(zero, speed * speed - dh * splat(c.gravity))) : speed;
+    water = moving ? water * splat(c.water_kept) : water;
+    dir_x = moving ? dx : dir_x;
+    dir_y = moving ? dy : dir_y;
+    x = safe_x;
+    y = safe_y;
+    life -= moving;  // moving is -1 where true
+
+    for (int i = 0; i < k_lanes; ++i) {
+      if (active[i] == 0 || moving[i] != 0) continue;
+      droplet_totals& t = *totals[i];  // the droplet died: account for it
+      t.eroded += eroded[i];
+      t.deposited += deposited[i];
+      t.lost += static_cast<double>(sediment[i]);
+      t.steps += static_cast<std::uint64_t>(life[i]);
+      t.droplets += 1;
+      refill(i);
+      if (active[i] == 0) --running;
+    }
+  }
+}
+
+[[gnu::target_clones("avx2", "default")]] void run_tiles_any(const field_view& f, const droplet_constants& c,
+                                                             const erosion_brush& brush, const tile_work* tiles,
+                                                             int tile_count) {
+  if (f.flow != nullptr) {
+    run_tiles<true>(f, c, brush, tiles, tile_count);
+  } else {
+    run_tiles<false>(f, c, brush, tiles, tile_count);
+  }
+}
+
+}  // namespace
+
+hydraulic_erosion_result run_droplet(heightfield& h, const hydraulic_erosion_params& p, float x, float y,
+                                     hydraulic_erosion_maps* maps) {
+  const field_view f = make_view(h, maps);
+  droplet_totals totals;
+  if (h.width() < 2 || h.height() < 2) return to_result(totals);
+  if (!(x >= 0.0f && x < static_cast<float>(h.width() - 1) && y >= 0.0f && y < static_cast<float>(h.height() - 1))) {
+    return to_result(totals);
+  }
+  const start_point start{x, y};
+  const tile_work work{&start, &start + 1, &totals};
+  run_tiles_any(f, droplet_constants(p), erosion_brush(p.erosion_radius), &work, 1);
+  return to_result(totals);
+}
+
+hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic_erosion_params& p,
+                                                 const stage_context& ctx, hydraulic_erosion_maps* maps) {
+  const field_view f = make_view(h, maps);
+  const int w = h.width(), ht = h.height();
+  const std::uint64_t total = p.total_droplets(h.size());
+  droplet_totals totals;
+  if (w < 2 || ht < 2 || total == 0) return to_result(totals);
+
+  const droplet_constants c(p);
+  const erosion_brush brush(p.erosion_radius);
+  const int threads = resolve_threads(ctx.nthreads);
+  const int tile = 2 * reach(p, brush);  // same-colour tiles are a tile apart: their reaches never meet
+  const std::uint64_t per_round =
+      std::max(k_min_round_droplets, static_cast<std::uint64_t>(h.size()) / k_cells_per_round_droplet);
+  const std::uint64_t rounds = (total + per_round - 1) / per_round;
+
+  std::vector<start_point> starts;      // this round's droplets, by index
+  std::vector<start_point> by_tile;     // the same, grouped by tile, index order within a tile
+  std::vector<int> tile_of;             // tile of each droplet
+  std::vector<std::size_t> tile_begin;  // by_tile range of each tile
+  std::vector<droplet_totals> tile_totals;
+  std::vector<int> colour_tiles[4];
+  std::vector<float> block_min, block_max;
+  std::vector<tile_work> work;
+
+  for (std::uint64_t round = 0; round < rounds; ++round) {
+    const std::uint64_t first = round * per_round;
+    const auto n = static_cast<std::size_t>(std::min(per_round, total - first));
+
+    // Start points, each a pure function of (seed, index) and, for
+    // high_ground, of the map as it is at the start of the round.
+    starts.resize(n);
+    if (p.spawn == hydraulic_erosion_params::spawn_kind::uniform) {
+      parallel_items(static_cast<int>((n + 4095) / 4096), ctx.nthreads, [&](int b) {
+        const std::size_t k1 = std::min(n, static_cast<std::size_t>(b + 1) * 4096);
+        for (std::size_t k = static_cast<std::size_t>(b) * 4096; k < k1; ++k) {
+          starts[k] = uniform_start(ctx.seed, first + k, w, ht);
+        }
+      });
+    } else {
+      const int blocks = (ht + 63) / 64;
+      block_min.assign(static_cast<std::size_t>(blocks), std::numeric_limits<float>::infinity());
+      block_max.assign(static_cast<std::size_t>(blocks), -std::numeric_limits<float>::infinity());
+      parallel_items(blocks, ctx.nthreads, [&](int b) {
+        const std::size_t lo = static_cast<std::size_t>(b) * 64 * w;
+        const std::size_t hi = std::min(h.size(), static_cast<std::size_t>(b + 1) * 64 * w);
+        const auto [mn, mx] = std::minmax_element(h.data() + lo, h.data() + hi);
+        block_min[static_cast<std::size_t>(b)] = *mn;
+        block_max[static_cast<std::size_t>(b)] = *mx;
+      });
+      const float lo = *std::min_element(block_min.begin(), block_min.end());
+      const float hi = *std::max_element(block_max.begin(), block_max.end());
+      const float inv_range = hi > lo ? 1.0f / (hi - lo) : 0.0f;
+      parallel_items(static_cast<int>((n + 4095) / 4096), ctx.nthreads, [&](int b) {
+        const std::size_t k1 = std::min(n, static_cast<std::size_t>(b + 1) * 4096);
+        for (std::size_t k = static_cast<std::size_t>(b) * 4096; k < k1; ++k) {
+          const std::uint64_t index = first + k;
+          start_point s{};
+          for (int attempt = 0; attempt < k_max_spawn_attempts; ++attempt) {
+            s = uniform_start(ctx.seed, index * k_max_spawn_attempts + static_cast<std::uint64_t>(attempt), w, ht);
+            const float level =
+                inv_range > 0.0f ? (h.at(static_cast<int>(s.x + 0.5f), static_cast<int>(s.y + 0.5f)) - lo) * inv_range
+                                 : 1.0f;
+            if (unit_float(hash64(ctx.seed, k_stream_accept, index, static_cast<std::uint64_t>(attempt))) < level)
+              break;
+          }
+          starts[k] = s;
+        }
+      });
+    }
+
+    // This round's tile grid, offset so that tile seams move between rounds.
+    const std::uint64_t grid_bits = hash64(ctx.seed, k_stream_grid, round);
+    const int off_x = static_cast<int>((grid_bits & 0xffffffffULL) % static_cast<std::uint64_t>(tile));
+    const int off_y = static_cast<int>((grid_bits >> 32) % static_cast<std::uint64_t>(tile));
+    const int tiles_x = (w - 1 + off_x) / tile + 1, tiles_y = (ht - 1 + off_y) / tile + 1;
+    const auto tile_count = static_cast<std::size_t>(tiles_x) * static_cast<std::size_t>(tiles_y);
+
+    // Group droplets by tile (a stable counting sort: index order within a tile).
+    tile_begin.assign(tile_count + 1, 0);
+    tile_of.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const int tx = (static_cast<int>(starts[k].x) + off_x) / tile;
+      const int ty = (static_cast<int>(starts[k].y) + off_y) / tile;
+      tile_of[k] = ty * tiles_x + tx;
+      ++tile_begin[static_cast<std::size_t>(tile_of[k]) + 1];
+    }
+    for (std::size_t t = 0; t < tile_count; ++t) tile_begin[t + 1] += tile_begin[t];
+    by_tile.resize(n);
+    {
+      std::vector<std::size_t>& cursor = tile_begin;  // advanced while filling, then restored
+      for (std::size_t k = 0; k < n; ++k) by_tile[cursor[static_cast<std::size_t>(tile_of[k])]++] = starts[k];
+      for (std::size_t t = tile_count; t > 0; --t) cursor[t] = cursor[t - 1];
+      cursor[0] = 0;
+    }
+    for (auto& list : colour_tiles) list.clear();
+    for (int ty = 0; ty < tiles_y; ++ty)
+      for (int tx = 0; tx < tiles_x; ++tx) colour_tiles[(tx & 1) + 2 * (ty & 1)].push_back(ty * tiles_x + tx);
+    tile_totals.assign(tile_count, droplet_totals{});
+
+    // Rounds of a few droplets run serially: waking threads costs more than
+    // it saves. (The result is the same either way.)
+    const int phase_threads = n < k_min_parallel_round ? 1 : ctx.nthreads;
+    for (int colour = 0; colour < 4; ++colour) {
+      const std::vector<int>& tiles = colour_tiles[colour];
+      // Tiles are spread over `groups` work items, each running its tiles
+      // k_lanes at a time. Any grouping gives the same result (the tiles are
+      // independent), so it may follow the thread count.
+      const int count = static_cast<int>(tiles.size());
+      const int groups = std::max(1, std::min(count, 2 * threads));  // a colour may have no tile (small maps)
+      const std::size_t per_group =
+          (tiles.size() + static_cast<std::size_t>(groups) - 1) / static_cast<std::size_t>(groups);
+      work.resize(per_group * static_cast<std::size_t>(groups));
+      parallel_items(groups, phase_threads, [&](int g) {
+        // Group g takes tiles g, g + groups, ...: similar sizes in every group.
+        std::size_t n_work = 0;
+        tile_work* mine = work.data() + static_cast<std::size_t>(g) * per_group;
+        for (std::size_t k = static_cast<std::size_t>(g); k < tiles.size(); k += static_cast<std::size_t>(groups)) {
+          const auto t = static_cast<std::size_t>(tiles[k]);
+          mine[n_work++] =
+              tile_work{by_tile.data() + tile_begin[t], by_tile.data() + tile_begin[t + 1], &tile_totals[t]};
+        }
+        run_tiles_any(f, c, brush, mine, static_cast<int>(n_work));
+      });
+      ctx.progress((static_cast<double>(round) + (colour + 1) / 4.0) / static_cast<double>(rounds));
+    }
+    for (const auto& t : tile_totals) totals.add(t);
+  }
+  return to_result(totals);
+}
+
+stage_info hydraulic_erosion_stage_info() {
+  return make_stage_info<hydraulic_erosion_params>(
+      "hydraulic_erosion", stage_category::filter, stage_scope::world,
+      "droplet erosion: simulated rain carves gullies and deposits sediment in valleys (Beyer 2015)",
+      "The particle model of H. T. Beyer, \"Implementation of a method for hydraulic erosion\" (2015): each "
+      "droplet follows the bilinear gradient with inertia, erodes over a disc while under its sediment "
+      "capacity (slope x speed x water) and deposits when over it or moving uphill; water evaporates each "
+      "step. Droplets start at points hashed from the seed and run in tile rounds with a 2 x 2 colouring, so "
+      "results are bit-identical for every thread count. Sediment still carried when a droplet dies leaves "
+      "the map. Needs the whole world: a region build computes the world and crops it.",
+      +[](heightfield& h, const hydraulic_erosion_params& p, const stage_context& ctx) {
+        apply_hydraulic_erosion(h, p, ctx);
+      });
+}
+
+}  // namespace landform

@@ -1,0 +1,399 @@
+// Unit tests for Priority-Flood+epsilon, D8 and D-infinity flow routing, flow
+// accumulation, the topographic wetness index and the "flow" / "wetness"
+// outputs: exact accumulations on tilted planes, conservation (the outlets
+// carry every cell), a closed basin drained through its one notch, Tarboton's
+// split on a plane between two neighbours, thread independence, tiles equal to
+// the world's window, and png16 files decoded by stb_image.
+
+#include <stb_image.h>
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "landform/core/error.hpp"
+#include "landform/core/heightfield.hpp"
+#include "landform/derive/flow.hpp"
+#include "landform/pipeline/outputs.hpp"
+#include "landform/pipeline/pipeline.hpp"
+#include "landform/stages/opensimplex.hpp"
+
+namespace {
+
+using namespace landform;
+
+heightfield noise_field(int w, int h, double feature_size = 16.0) {
+  heightfield f(region{w, h, 0, 0, 1.0});
+  stage_context ctx;
+  ctx.world = {0, 0, w, h};
+  ctx.seed = 5;
+  opensimplex_params p;
+  p.octaves = 4;
+  p.feature_size = feature_size;
+  apply_opensimplex(f, p, ctx);
+  return f;
+}
+
+// z = f(x, y) on a w x h grid.
+template <class F>
+heightfield surface(int w, int h, F f, double cell_size = 1.0) {
+  heightfield out(region{w, h, 0, 0, cell_size});
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) out.at(x, y) = static_cast<float>(f(x, y));
+  return out;
+}
+
+std::size_t index(int w, int x, int y) {
+  return static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
+}
+
+bool on_border(int w, int h, std::size_t c) {
+  const auto x = static_cast<int>(c % static_cast<std::size_t>(w)),
+             y = static_cast<int>(c / static_cast<std::size_t>(w));
+  return x == 0 || y == 0 || x == w - 1 || y == h - 1;
+}
+
+// Sum of the accumulation over the outlets (cells whose water leaves the map).
+double outflow(const std::vector<flow_receivers>& r, const std::vector<float>& a) {
+  double sum = 0.0;
+  for (std::size_t c = 0; c < r.size(); ++c)
+    if (r[c].is_outlet()) sum += a[c];
+  return sum;
+}
+
+std::vector<float> r32_values(const std::vector<std::uint8_t>& bytes) {
+  std::vector<float> out(bytes.size() / 4);
+  std::memcpy(out.data(), bytes.data(), out.size() * 4);  // little-endian host, as the tests of io assume
+  return out;
+}
+
+std::vector<encoded_output> build_outputs(const json& preset, int nthreads = 1) {
+  const pipeline p = pipeline::build(preset);
+  run_options options;
+  options.nthreads = nthreads;
+  return encode_outputs(p, p.run_full(options), nthreads);
+}
+
+}  // namespace
+
+TEST_CASE("flow: on a plane tilted south, D8 accumulation is the cells above in the column plus one",
+          "[derive][flow]") {
+  // Row 0 (north) highest, falling 1/64 per row: every cell drains straight
+  // south (drop 1/64 against 1/64 / sqrt 2 diagonally), so the accumulation
+  // of (x, y) is y + 1: the y cells above it in its column and itself.
+  const int w = 23, h = 31;
+  const heightfield plane = surface(w, h, [&](int, int y) { return (h - 1 - y) / 64.0; });
+  const std::vector<double> filled = priority_flood_epsilon(plane);
+  for (std::size_t c = 0; c < filled.size(); ++c) REQUIRE(filled[c] == static_cast<double>(plane.data()[c]));
+  for (const auto method : {flow_method::d8, flow_method::dinf}) {
+    const auto receivers = flow_directions(filled, w, h, method);
+    const auto acc = accumulate_flow(receivers, w, h);
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        INFO("cell (" << x << ", " << y << ")");
+        REQUIRE(acc[index(w, x, y)] == static_cast<float>(y + 1));
+        REQUIRE(receivers[index(w, x, y)].is_outlet() == (y == h - 1));
+      }
+    }
+    CHECK(outflow(receivers, acc) == w * h);
+  }
+  CHECK(flow_accumulation(plane, flow_method::d8) ==
+        accumulate_flow(flow_directions(filled, w, h, flow_method::d8), w, h));
+}
+
+TEST_CASE("flow: the outlets carry every cell, and only border cells are outlets", "[derive][flow]") {
+  const heightfield h = noise_field(120, 90);
+  const auto filled = priority_flood_epsilon(h);
+  for (const auto method : {flow_method::d8, flow_method::dinf}) {
+    const auto receivers = flow_directions(filled, 120, 90, method);
+    const auto acc = accumulate_flow(receivers, 120, 90);
+    CHECK(outflow(receivers, acc) == Approx(120.0 * 90.0).epsilon(1e-6));  // float32 outputs
+    for (std::size_t c = 0; c < receivers.size(); ++c) {
+      if (receivers[c].is_outlet() && !on_border(120, 90, c)) FAIL("interior outlet at cell " << c);
+      if (!(acc[c] >= 1.0f)) FAIL("accumulation " << acc[c] << " at cell " << c);
+    }
+  }
+}
+
+TEST_CASE("flow: Priority-Flood+epsilon drains a closed basin through its one notch", "[derive][flow]") {
+  // A bowl (0 at the centre, up to 2) ringed by a wall of 10 on the border,
+  // with one notch at 3 in the north edge: the bowl fills to the notch and
+  // everything, the wall included, leaves the map there.
+  const int w = 33, h = 29, notch_x = 16;
+  heightfield basin = surface(w, h, [&](int x, int y) {
+    if (x == 0 || y == 0 || x == w - 1 || y == h - 1) return (y == 0 && x == notch_x) ? 3.0 : 10.0;
+    return 2.0 * (std::pow(x - 16.0, 2) + std::pow(y - 14.0, 2)) / (16.0 * 16.0 + 14.0 * 14.0);
+  });
+  const auto filled = priority_flood_epsilon(basin);
+  for (std::size_t c = 0; c < filled.size(); ++c) {
+    REQUIRE(filled[c] >= static_cast<double>(basin.data()[c]));
+    if (on_border(w, h, c)) {
+      REQUIRE(filled[c] == static_cast<double>(basin.data()[c]));
+    } else {
+      REQUIRE(filled[c] > 3.0);          // raised above the spill level
+      REQUIRE(filled[c] < 3.0 + 1e-12);  // by epsilons only
+    }
+  }
+  for (const auto method : {flow_method::d8, flow_method::dinf}) {
+    const auto receivers = flow_directions(filled, w, h, method);
+    const auto acc = accumulate_flow(receivers, w, h);
+    std::vector<std::size_t> outlets;
+    for (std::size_t c = 0; c < receivers.size(); ++c)
+      if (receivers[c].is_outlet()) outlets.push_back(c);
+    REQUIRE(outlets == std::vector<std::size_t>{index(w, notch_x, 0)});
+    CHECK(acc[index(w, notch_x, 0)] == Approx(static_cast<double>(w * h)).epsilon(1e-9));
+  }
+  // Without filling, the bowl's bottom has nowhere to go.
+  const auto unfilled =
+      flow_directions(std::vector<double>(basin.values().begin(), basin.values().end()), w, h, flow_method::d8);
+  CHECK(unfilled[index(w, 16, 14)].is_outlet());
+}
+
+TEST_CASE("flow: a flat map drains to its border", "[derive][flow]") {
+  const heightfield flat(region{17, 12, 0, 0, 1.0}, 0.5f);
+  for (const auto method : {flow_method::d8, flow_method::dinf}) {
+    const auto receivers = flow_directions(priority_flood_epsilon(flat), 17, 12, method);
+    const auto acc = accumulate_flow(receivers, 17, 12);
+    CHECK(outflow(receivers, acc) == Approx(17.0 * 12.0).epsilon(1e-9));
+    for (std::size_t c = 0; c < receivers.size(); ++c) {
+      if (!on_border(17, 12, c)) REQUIRE_FALSE(receivers[c].is_outlet());
+    }
+  }
+}
+
+TEST_CASE("flow: on a plane falling to the south-east, D8 and D-infinity both follow the diagonal", "[derive][flow]") {
+  // Steepest descent is exactly diagonal (45 degrees between the axes), so
+  // Tarboton's angle is pi/4 and all water goes to the diagonal neighbour:
+  // accumulation min(x, y) + 1.
+  const int w = 15, h = 12;
+  const heightfield plane = surface(w, h, [](int x, int y) { return -0.125 * (x + y); });  // exact in float
+  for (const auto method : {flow_method::d8, flow_method::dinf}) {
+    const auto receivers = flow_directions(priority_flood_epsilon(plane), w, h, method);
+    const auto acc = accumulate_flow(receivers, w, h);
+    for (int y = 0; y < h - 1; ++y) {
+      for (int x = 0; x < w - 1; ++x) {
+        const auto& r = receivers[index(w, x, y)];
+        REQUIRE(r.to[0] == 7);  // south-east
+        REQUIRE(r.to[1] == -1);
+        REQUIRE(acc[index(w, x, y)] == static_cast<float>(std::min(x, y) + 1));
+      }
+    }
+  }
+}
+
+TEST_CASE("flow: D-infinity splits evenly on a plane falling half-way between east and south-east", "[derive][flow]") {
+  // Aspect 22.5 degrees below east: Tarboton's r = atan(sin 22.5 / cos 22.5) =
+  // pi/8, so half goes east and half south-east; the facet slope is the
+  // plane's gradient, 0.1.
+  const double a = std::numbers::pi / 8.0;
+  const int w = 12, h = 10;
+  const heightfield plane = surface(w, h, [&](int x, int y) { return -0.1 * (std::cos(a) * x + std::sin(a) * y); });
+  const auto filled = priority_flood_epsilon(plane);
+  const auto receivers = flow_directions(filled, w, h, flow_method::dinf);
+  for (int y = 0; y < h - 1; ++y) {
+    for (int x = 0; x < w - 1; ++x) {
+      const auto& r = receivers[index(w, x, y)];
+      REQUIRE(r.to[0] == 0);  // east
+      REQUIRE(r.to[1] == 7);  // south-east
+      REQUIRE(r.fraction == Approx(0.5).epsilon(1e-5));
+      REQUIRE(r.gradient == Approx(0.1).epsilon(1e-5));
+    }
+  }
+  const auto acc = accumulate_flow(receivers, w, h);
+  CHECK(outflow(receivers, acc) == Approx(static_cast<double>(w * h)).epsilon(1e-9));
+}
+
+TEST_CASE("flow: the wetness index is finite everywhere and ln(a / tan beta) on a plane", "[derive][flow]") {
+  // Plane falling 1/128 per row, cell 2 m, height_scale 64: tan beta =
+  // (1/128) * 64 / 2 = 0.25; D8 accumulation y + 1 cells, a = (y + 1) * 2 m.
+  const int w = 9, h = 14;
+  const heightfield plane = surface(
+      w, h, [&](int, int y) { return (h - 1 - y) / 128.0; }, 2.0);
+  const auto twi = topographic_wetness(plane, flow_method::d8, 64.0, 0.1);
+  for (int y = 0; y < h - 1; ++y) {
+    for (int x = 0; x < w; ++x) {
+      REQUIRE(twi[index(w, x, y)] == Approx(std::log((y + 1) * 2.0 / 0.25)).epsilon(1e-6));
+    }
+  }
+  // The outlets (bottom row) have no downslope: tan beta is floored at tan(0.1 degrees).
+  CHECK(twi[index(w, 4, h - 1)] == Approx(std::log(h * 2.0 / std::tan(0.1 * std::numbers::pi / 180.0))).epsilon(1e-6));
+
+  for (const auto method : {flow_method::d8, flow_method::dinf}) {
+    for (const auto& field : {noise_field(70, 50), heightfield(region{20, 20, 0, 0, 1.0}, 0.0f)}) {
+      const auto values = topographic_wetness(field, method, 100.0, 0.1);
+      CHECK(std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); }));
+    }
+  }
+}
+
+TEST_CASE("flow: contributing area is accumulation times the cell area", "[derive][flow]") {
+  const std::vector<float> cells = {1.0f, 2.0f, 7.0f};
+  CHECK(contributing_area(cells, 2.5) == std::vector<float>{6.25f, 12.5f, 43.75f});
+}
+
+TEST_CASE("flow: results do not depend on the thread count", "[derive][flow][determinism]") {
+  const heightfield h = noise_field(101, 77);
+  for (const auto method : {flow_method::d8, flow_method::dinf}) {
+    const auto one = flow_accumulation(h, method, 1);
+    CHECK(one == flow_accumulation(h, method, 2));
+    CHECK(one == flow_accumulation(h, method, 8));
+    const auto twi = topographic_wetness(h, method, 30.0, 0.1, 1);
+    CHECK(twi == topographic_wetness(h, method, 30.0, 0.1, 8));
+  }
+}
+
+TEST_CASE("flow: non-finite heights and mismatched sizes are rejected with the cell and the rule", "[derive][flow]") {
+  heightfield h(region{5, 4, 0, 0, 1.0});
+  h.at(3, 2) = std::nanf("");
+  CHECK_THROWS_WITH(priority_flood_epsilon(h), "priority_flood_epsilon: height nan at cell (3, 2) is not finite");
+  CHECK_THROWS_WITH(flow_directions(std::vector<double>(7), 2, 3, flow_method::d8),
+                    "flow_directions: 7 values for a 2 x 3 grid");
+  std::vector<flow_receivers> off_grid(6);
+  off_grid[2].to = {0, -1};  // cell (2, 0) of a 3 x 2 grid sends water east, off the grid
+  off_grid[2].fraction = 1.0f;
+  CHECK_THROWS_WITH(accumulate_flow(off_grid, 3, 2),
+                    "accumulate_flow: cell (2, 0) sends water to neighbour 0 with fraction 1; receivers must be "
+                    "neighbour codes 0..7 inside the grid, fractions in [0, 1]");
+  std::vector<flow_receivers> cycle(2);
+  cycle[0].to = {0, -1};
+  cycle[1].to = {4, -1};
+  cycle[0].fraction = cycle[1].fraction = 1.0f;
+  CHECK_THROWS_WITH(accumulate_flow(cycle, 2, 1), "accumulate_flow: the flow directions contain a cycle");
+  const heightfield ok(region{5, 4, 0, 0, 1.0});
+  CHECK_THROWS_WITH(topographic_wetness(ok, flow_method::d8, 1.0, 0.0),
+                    "topographic_wetness: min_slope 0 degrees, must be > 0 and < 90");
+}
+
+TEST_CASE("flow outputs: a tile's files equal the same window of the world's", "[derive][flow][pipeline]") {
+  const json world = json::parse(R"({
+    "size": [72, 60], "cell_size": 4.0, "height_scale": 200,
+    "stages": [{"type": "opensimplex", "feature_size": 90, "octaves": 4}],
+    "outputs": [{"map": "flow", "format": "r32", "file": "flow.r32"},
+                {"map": "flow", "format": "png16", "method": "dinf", "file": "flow.png"},
+                {"map": "wetness", "format": "r32", "file": "wet.r32"}]
+  })");
+  json tile = world;
+  tile["world"] = {72, 60};
+  tile["size"] = {20, 16};
+  tile["origin"] = {40, 13};
+  const auto world_files = build_outputs(world, 2);
+  const auto tile_files = build_outputs(tile, 1);
+  REQUIRE(world_files.size() == 3);
+  REQUIRE(tile_files.size() == 3);
+  for (const std::size_t k : {std::size_t{0}, std::size_t{2}}) {
+    const auto wv = r32_values(world_files[k].bytes);
+    const auto tv = r32_values(tile_files[k].bytes);
+    REQUIRE(tv.size() == 20u * 16u);
+    for (int y = 0; y < 16; ++y) {
+      for (int x = 0; x < 20; ++x) {
+        if (tv[index(20, x, y)] != wv[index(72, 40 + x, 13 + y)])
+          FAIL("file " << k << ", cell (" << x << ", " << y << ")");
+      }
+    }
+  }
+  int w = 0, h = 0, channels = 0;
+  stbi_us* whole = stbi_load_16_from_memory(world_files[1].bytes.data(), static_cast<int>(world_files[1].bytes.size()),
+                                            &w, &h, &channels, 1);
+  stbi_us* part = stbi_load_16_from_memory(tile_files[1].bytes.data(), static_cast<int>(tile_files[1].bytes.size()), &w,
+                                           &h, &channels, 1);
+  REQUIRE(whole != nullptr);
+  REQUIRE(part != nullptr);
+  CHECK(w == 20);
+  CHECK(h == 16);
+  std::size_t mismatches = 0;
+  for (int y = 0; y < 16; ++y)
+    for (int x = 0; x < 20; ++x) mismatches += part[index(20, x, y)] != whole[index(72, 40 + x, 13 + y)];
+  stbi_image_free(whole);
+  stbi_image_free(part);
+  CHECK(mismatches == 0);
+  // Byte-identical across thread counts.
+  const auto eight = build_outputs(world, 8);
+  for (std::size_t k = 0; k < 3; ++k) CHECK(eight[k].bytes == world_files[k].bytes);
+}
+
+TEST_CASE("flow outputs: png16 decodes to the log-scaled accumulation, r32 holds cells", "[derive][flow][pipeline]") {
+  const json preset = json::parse(R"({
+    "size": [64, 48], "height_scale": 50,
+    "stages": [{"type": "opensimplex", "feature_size": 30, "octaves": 4}],
+    "outputs": [{"map": "flow", "format": "png16"},
+                {"map": "flow", "format": "r32"},
+                {"map": "flow", "format": "png8", "scale": "linear", "file": "flow_linear.png"},
+                {"map": "wetness", "format": "png16"},
+                {"map": "wetness", "format": "r32"}]
+  })");
+  const pipeline p = pipeline::build(preset);
+  const build_result result = p.run_full();
+  const auto files = encode_outputs(p, result, 1);
+  REQUIRE(files.size() == 5);
+  CHECK(files[0].spec.file == "flow.png");
+  CHECK(files[4].spec.file == "wetness.r32");
+
+  const auto expected = flow_accumulation(result.field, flow_method::d8);
+  const auto cells = r32_values(files[1].bytes);
+  REQUIRE(cells == expected);
+  const double max = *std::max_element(cells.begin(), cells.end());
+  CHECK(files[0].description["max_accumulation"] == max);
+
+  int w = 0, h = 0, channels = 0;
+  REQUIRE(stbi_is_16_bit_from_memory(files[0].bytes.data(), static_cast<int>(files[0].bytes.size())) == 1);
+  stbi_us* png =
+      stbi_load_16_from_memory(files[0].bytes.data(), static_cast<int>(files[0].bytes.size()), &w, &h, &channels, 0);
+  REQUIRE(png != nullptr);
+  CHECK(w == 64);
+  CHECK(h == 48);
+  CHECK(channels == 1);
+  std::size_t off = 0;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const double unit = std::log1p(static_cast<double>(cells[k])) / std::log1p(max);
+    if (std::abs(png[k] - unit * 65535.0) > 0.51) ++off;
+  }
+  stbi_image_free(png);
+  CHECK(off == 0);
+
+  stbi_uc* linear =
+      stbi_load_from_memory(files[2].bytes.data(), static_cast<int>(files[2].bytes.size()), &w, &h, &channels, 0);
+  REQUIRE(linear != nullptr);
+  off = 0;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    if (std::abs(linear[k] - cells[k] / max * 255.0) > 0.51) ++off;
+  }
+  stbi_image_free(linear);
+  CHECK(off == 0);
+
+  const auto twi = r32_values(files[4].bytes);
+  REQUIRE(twi == topographic_wetness(result.field, flow_method::dinf, 50.0, 0.1));
+  const auto [lo, hi] = std::minmax_element(twi.begin(), twi.end());
+  stbi_us* wet =
+      stbi_load_16_from_memory(files[3].bytes.data(), static_cast<int>(files[3].bytes.size()), &w, &h, &channels, 0);
+  REQUIRE(wet != nullptr);
+  off = 0;
+  for (std::size_t k = 0; k < twi.size(); ++k) {
+    const double unit = (static_cast<double>(twi[k]) - *lo) / (static_cast<double>(*hi) - *lo);
+    if (std::abs(wet[k] - unit * 65535.0) > 0.51) ++off;
+  }
+  stbi_image_free(wet);
+  CHECK(off == 0);
+}
+
+TEST_CASE("flow outputs: options are validated with their path and rule", "[derive][flow][pipeline]") {
+  const json preset = json::parse(R"({
+    "size": 16, "stages": [{"type": "opensimplex"}],
+    "outputs": [{"map": "flow", "method": "mfd", "scale": "sqrt"}, {"map": "wetness", "min_slope": 0}]
+  })");
+  std::vector<std::string> texts;
+  try {
+    (void)pipeline::build(preset);
+  } catch (const preset_error& e) {
+    for (const auto& issue : e.issues()) texts.push_back(issue.to_string());
+  }
+  CHECK(texts == std::vector<std::string>{
+                     "outputs[0] (flow).method: \"mfd\" is not one of d8 | dinf",
+                     "outputs[0] (flow).scale: \"sqrt\" is not one of log | linear",
+                     "outputs[1] (wetness).min_slope: 0 must be greater than 0",
+                 });
+}

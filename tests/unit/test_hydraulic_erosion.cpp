@@ -1,0 +1,362 @@
+// Unit tests for the `hydraulic_erosion` filter (Beyer's droplets): schema,
+// single droplets on hand-made surfaces (plane, pit, map edge, flat), reach,
+// material accounting, the optional maps, spawn modes, degenerate inputs and
+// bit-identical results across thread counts.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "landform/core/heightfield.hpp"
+#include "landform/core/rng.hpp"
+#include "landform/stages/hydraulic_erosion.hpp"
+#include "landform/stages/opensimplex.hpp"
+
+namespace {
+
+using namespace landform;
+
+heightfield make_field(int w, int h, float fill = 0.0f) {
+  region r;
+  r.width = w;
+  r.height = h;
+  return heightfield(r, fill);
+}
+
+stage_context make_ctx(int w, int h, int threads = 1, std::uint64_t seed = 1) {
+  stage_context ctx;
+  ctx.seed = seed;
+  ctx.world = {0, 0, w, h};
+  ctx.nthreads = threads;
+  return ctx;
+}
+
+double sum_of(const heightfield& h) {
+  double s = 0.0;
+  for (float v : h.values()) s += v;
+  return s;
+}
+
+bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+bool all_finite(const heightfield& h) {
+  return std::all_of(h.values().begin(), h.values().end(), [](float v) { return std::isfinite(v); });
+}
+
+heightfield fbm(int w, int h, std::uint64_t seed, double feature = 48.0) {
+  heightfield f = make_field(w, h);
+  opensimplex_params np;
+  np.octaves = 6;
+  np.feature_size = feature;
+  stage_context ctx = make_ctx(w, h);
+  ctx.seed = seed;
+  apply_opensimplex(f, np, ctx);
+  return f;
+}
+
+// h = slope * x: downhill is -x.
+heightfield plane(int w, int h, float slope) {
+  heightfield f = make_field(w, h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) f.at(x, y) = slope * static_cast<float>(x);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("hydraulic_erosion: schema uses Beyer's names and defaults", "[stages][hydraulic_erosion]") {
+  const auto& specs = hydraulic_erosion_params::schema().specs();
+  auto spec = [&](const std::string& name) -> const param_spec& {
+    auto it = std::find_if(specs.begin(), specs.end(), [&](const param_spec& s) { return s.name == name; });
+    REQUIRE(it != specs.end());
+    return *it;
+  };
+  CHECK(spec("inertia").default_value == 0.05);
+  CHECK(spec("sediment_capacity_factor").default_value == 4.0);
+  CHECK(spec("min_sediment_capacity").default_value == 0.01);
+  CHECK(spec("erode_speed").default_value == 0.3);
+  CHECK(spec("deposit_speed").default_value == 0.3);
+  CHECK(spec("evaporate_speed").default_value == 0.01);
+  CHECK(spec("gravity").default_value == 4.0);
+  CHECK(spec("max_lifetime").default_value == 30);
+  CHECK(spec("erosion_radius").default_value == 3);
+  CHECK(spec("initial_water").default_value == 1.0);
+  CHECK(spec("initial_speed").default_value == 1.0);
+  CHECK(spec("droplets_per_cell").default_value == 1.0);
+  CHECK(spec("droplet_count").default_value == 0);
+  CHECK(spec("spawn").default_value == "uniform");
+  CHECK(spec("spawn").choices == std::vector<std::string>{"uniform", "high_ground"});
+  CHECK(spec("max_lifetime").unit == "steps");
+  CHECK(spec("erosion_radius").unit == "cells");
+  CHECK(spec("inertia").check(json(1.0)) == "1 is above the maximum 0.99");
+  CHECK(spec("erosion_radius").check(json(0)) == "0 is below the minimum 1");
+  CHECK(spec("sediment_capacity_factor").check(json(0)) == "0 must be greater than 0");
+  CHECK(spec("droplet_count").check(json(-1)) == "-1 is below the minimum 0");
+  for (const auto& s : specs) CHECK(!s.doc.empty());
+}
+
+TEST_CASE("hydraulic_erosion: droplet count from density or total", "[stages][hydraulic_erosion]") {
+  hydraulic_erosion_params p;
+  CHECK(p.total_droplets(1000) == 1000);
+  p.droplets_per_cell = 0.25;
+  CHECK(p.total_droplets(1000) == 250);
+  p.droplet_count = 77;
+  CHECK(p.total_droplets(1000) == 77);
+
+  heightfield h = fbm(40, 30, 2);
+  const auto r = apply_hydraulic_erosion(h, p, make_ctx(40, 30));
+  CHECK(r.droplets == 77);
+}
+
+TEST_CASE("hydraulic_erosion: a droplet on a tilted plane runs downhill and erodes", "[stages][hydraulic_erosion]") {
+  heightfield h = plane(64, 32, 0.02f);
+  const heightfield before = h;
+  hydraulic_erosion_maps maps;
+  const auto r = run_droplet(h, hydraulic_erosion_params{}, 40.3f, 16.4f, &maps);
+  CHECK(r.droplets == 1);
+  CHECK(r.steps == 30);  // a full life: the plane is long enough
+  CHECK(r.eroded > 0.0);
+  // Every visited cell lies downhill of the start, on the start's row.
+  for (int y = 0; y < 32; ++y) {
+    for (int x = 0; x < 64; ++x) {
+      if (maps.flow[static_cast<std::size_t>(y * 64 + x)] == 0.0f) continue;
+      INFO("visited (" << x << ", " << y << ")");
+      CHECK(x <= 40);
+      CHECK(x >= 40 - 30);
+      CHECK(std::abs(y - 16) <= 1);
+    }
+  }
+  // The path is lower than before; cells far from it are untouched.
+  CHECK(h.at(30, 16) < before.at(30, 16));
+  CHECK(h.at(30, 2) == before.at(30, 2));
+  CHECK(all_finite(h));
+}
+
+TEST_CASE("hydraulic_erosion: a droplet in a pit deposits there", "[stages][hydraulic_erosion]") {
+  // A conical pit, 0.05 per cell deep towards (32, 32). The droplet runs in,
+  // overshoots uphill, and drops sediment in the bottom.
+  heightfield h = make_field(64, 64);
+  for (int y = 0; y < 64; ++y)
+    for (int x = 0; x < 64; ++x) h.at(x, y) = 0.05f * static_cast<float>(std::hypot(x - 32.0, y - 32.0));
+  hydraulic_erosion_maps maps;
+  const auto r = run_droplet(h, hydraulic_erosion_params{}, 44.2f, 32.3f, &maps);
+  CHECK(r.eroded > 0.0);
+  CHECK(r.deposited > 0.0);
+  double near = 0.0, far = 0.0;
+  for (int y = 0; y < 64; ++y) {
+    for (int x = 0; x < 64; ++x) {
+      const double d = maps.deposition[static_cast<std::size_t>(y * 64 + x)];
+      (std::hypot(x - 32.0, y - 32.0) <= 4.0 ? near : far) += d;
+    }
+  }
+  CHECK(near > 0.9 * (near + far));  // deposits are at the bottom of the pit
+  CHECK(all_finite(h));
+}
+
+TEST_CASE("hydraulic_erosion: a droplet at the map edge stops cleanly", "[stages][hydraulic_erosion]") {
+  // Downhill is off the map at x = 0: the droplet leaves after a few steps,
+  // carrying its sediment away; the outermost ring is never eroded.
+  heightfield h = plane(32, 16, 0.05f);
+  const heightfield before = h;
+  const auto r = run_droplet(h, hydraulic_erosion_params{}, 3.5f, 8.5f);
+  CHECK(r.steps == 3);  // 2.5, 1.5, 0.5; the next move leaves [0, w - 1)
+  CHECK(r.eroded > 0.0);
+  CHECK(r.sediment_lost > 0.0);
+  CHECK(r.sediment_lost == Approx(r.eroded - r.deposited).epsilon(1e-6));
+  for (int y = 0; y < 16; ++y) CHECK(h.at(0, y) == before.at(0, y));
+  CHECK(all_finite(h));
+
+  SECTION("start points off the valid range are ignored") {
+    heightfield g = plane(32, 16, 0.05f);
+    CHECK(run_droplet(g, hydraulic_erosion_params{}, 31.0f, 8.0f).droplets == 0);
+    CHECK(run_droplet(g, hydraulic_erosion_params{}, -0.5f, 8.0f).droplets == 0);
+    CHECK(bit_equal(g.values(), plane(32, 16, 0.05f).values()));
+  }
+}
+
+TEST_CASE("hydraulic_erosion: a flat map is unchanged", "[stages][hydraulic_erosion]") {
+  const float c = GENERATE(0.0f, 0.5f, -3.0f);
+  heightfield h = make_field(48, 40, c);
+  hydraulic_erosion_params p;
+  p.droplets_per_cell = 2.0;
+  hydraulic_erosion_maps maps;
+  const auto r = apply_hydraulic_erosion(h, p, make_ctx(48, 40, 2), &maps);
+  CHECK(r.droplets == 2 * 48 * 40);
+  CHECK(r.steps == 0);  // zero gradient: no direction, every droplet stops at once
+  for (float v : h.values()) REQUIRE(v == c);
+}
+
+TEST_CASE("hydraulic_erosion: a droplet touches only cells within its reach", "[stages][hydraulic_erosion]") {
+  // A droplet erodes around the positions it stands on before its last move
+  // (at most max_lifetime - 1 cells from the start), over a disc reaching
+  // erosion_radius - 1 cells left / up and erosion_radius cells right / down
+  // of its cell: it changes cells at most max_lifetime + erosion_radius - 1
+  // cells from its start cell. The tile scheme relies on a bound like this.
+  const heightfield input = fbm(160, 160, 8, 30.0);
+  hydraulic_erosion_params p;
+  p.max_lifetime = GENERATE(5, 30);
+  p.erosion_radius = GENERATE(1, 3, 6);
+  p.inertia = 0.3;
+  for (auto [sx, sy] : {std::pair{80.7f, 80.2f}, std::pair{40.1f, 120.9f}, std::pair{120.5f, 33.3f}}) {
+    heightfield h = input;
+    const auto r = run_droplet(h, p, sx, sy);
+    REQUIRE(r.steps > 0);
+    const int reach = p.max_lifetime + p.erosion_radius - 1;
+    int farthest = 0;
+    for (int y = 0; y < 160; ++y)
+      for (int x = 0; x < 160; ++x)
+        if (h.at(x, y) != input.at(x, y))
+          farthest = std::max({farthest, std::abs(x - static_cast<int>(sx)), std::abs(y - static_cast<int>(sy))});
+    INFO("lifetime " << p.max_lifetime << ", radius " << p.erosion_radius << ", start " << sx << ", " << sy);
+    CHECK(farthest <= reach);
+  }
+}
+
+TEST_CASE("hydraulic_erosion: material is accounted for", "[stages][hydraulic_erosion]") {
+  // The sum of heights changes by -sediment_lost (sediment carried off by
+  // dying droplets), up to float32 rounding of the cell updates.
+  const auto spawn =
+      GENERATE(hydraulic_erosion_params::spawn_kind::uniform, hydraulic_erosion_params::spawn_kind::high_ground);
+  heightfield h = fbm(128, 96, 4);
+  for (float& v : h.values()) v += 2.0f;
+  const double s0 = sum_of(h);
+  hydraulic_erosion_params p;
+  p.spawn = spawn;
+  p.droplets_per_cell = 2.0;
+  const auto r = apply_hydraulic_erosion(h, p, make_ctx(128, 96, 2));
+  REQUIRE(r.eroded > 10.0);
+  REQUIRE(r.deposited > 1.0);
+  CHECK(r.sediment_lost >= 0.0);
+  CHECK(r.sediment_lost == Approx(r.eroded - r.deposited).epsilon(1e-6));
+  const double change = sum_of(h) - s0;
+  INFO("sum change " << change << ", lost " << r.sediment_lost << ", eroded " << r.eroded);
+  CHECK(std::abs(change + r.sediment_lost) <= 1e-4 * r.eroded);
+}
+
+TEST_CASE("hydraulic_erosion: the erosion, deposition and flow maps add up", "[stages][hydraulic_erosion]") {
+  const heightfield input = fbm(100, 70, 6);
+  heightfield h = input;
+  hydraulic_erosion_maps maps;
+  const auto r = apply_hydraulic_erosion(h, hydraulic_erosion_params{}, make_ctx(100, 70, 2), &maps);
+  REQUIRE(maps.erosion.size() == h.size());
+  double flow = 0.0, eroded = 0.0, deposited = 0.0, worst = 0.0;
+  for (std::size_t k = 0; k < h.size(); ++k) {
+    CHECK(maps.erosion[k] >= 0.0f);
+    CHECK(maps.deposition[k] >= 0.0f);
+    flow += maps.flow[k];
+    eroded += maps.erosion[k];
+    deposited += maps.deposition[k];
+    const double expected = static_cast<double>(input.values()[k]) + maps.deposition[k] - maps.erosion[k];
+    worst = std::max(worst, std::abs(h.values()[k] - expected));
+  }
+  CHECK(flow == static_cast<double>(r.steps));
+  CHECK(eroded == Approx(r.eroded).epsilon(1e-4));
+  CHECK(deposited == Approx(r.deposited).epsilon(1e-4));
+  CHECK(worst < 1e-5);
+  // The maps do not change the result.
+  heightfield plain = input;
+  apply_hydraulic_erosion(plain, hydraulic_erosion_params{}, make_ctx(100, 70, 1));
+  CHECK(bit_equal(plain.values(), h.values()));
+}
+
+TEST_CASE("hydraulic_erosion: identical bytes for 1, 2 and 8 threads and repeated runs",
+          "[stages][hydraulic_erosion][determinism]") {
+  const auto spawn =
+      GENERATE(hydraulic_erosion_params::spawn_kind::uniform, hydraulic_erosion_params::spawn_kind::high_ground);
+  // Large enough for many tiles per colour (tile side 2 x reach = 76 cells).
+  const heightfield input = fbm(333, 250, 12);
+  hydraulic_erosion_params p;
+  p.spawn = spawn;
+  p.droplets_per_cell = 0.3;  // 4 rounds of 10406 droplets: parallel phases
+  heightfield ref = input;
+  hydraulic_erosion_maps ref_maps;
+  const auto ref_result = apply_hydraulic_erosion(ref, p, make_ctx(333, 250, 1, 99), &ref_maps);
+  REQUIRE(!bit_equal(ref.values(), input.values()));
+  for (int threads : {1, 2, 8}) {
+    heightfield h = input;
+    hydraulic_erosion_maps maps;
+    const auto r = apply_hydraulic_erosion(h, p, make_ctx(333, 250, threads, 99), &maps);
+    INFO(threads << " threads");
+    CHECK(bit_equal(h.values(), ref.values()));
+    CHECK(bit_equal(maps.flow, ref_maps.flow));
+    CHECK(bit_equal(maps.erosion, ref_maps.erosion));
+    CHECK(r.steps == ref_result.steps);
+    CHECK(r.eroded == ref_result.eroded);
+    CHECK(r.sediment_lost == ref_result.sediment_lost);
+  }
+  // Another seed gives another result.
+  heightfield other = input;
+  apply_hydraulic_erosion(other, p, make_ctx(333, 250, 2, 100));
+  CHECK(!bit_equal(other.values(), ref.values()));
+}
+
+TEST_CASE("hydraulic_erosion: high_ground spawn starts droplets higher", "[stages][hydraulic_erosion]") {
+  // On a ramp rising with x, count where one-step droplets stand.
+  auto mean_x = [](hydraulic_erosion_params::spawn_kind spawn) {
+    heightfield h = plane(200, 50, 0.01f);
+    hydraulic_erosion_params p;
+    p.spawn = spawn;
+    p.max_lifetime = 1;
+    p.droplet_count = 20000;
+    hydraulic_erosion_maps maps;
+    apply_hydraulic_erosion(h, p, make_ctx(200, 50, 2), &maps);
+    double total = 0.0, weighted = 0.0;
+    for (int y = 0; y < 50; ++y)
+      for (int x = 0; x < 200; ++x) {
+        total += maps.flow[static_cast<std::size_t>(y * 200 + x)];
+        weighted += static_cast<double>(x) * maps.flow[static_cast<std::size_t>(y * 200 + x)];
+      }
+    return weighted / total / 199.0;
+  };
+  const double uniform = mean_x(hydraulic_erosion_params::spawn_kind::uniform);
+  const double high = mean_x(hydraulic_erosion_params::spawn_kind::high_ground);
+  CHECK(uniform == Approx(0.5).margin(0.02));
+  CHECK(high == Approx(2.0 / 3.0).margin(0.03));  // acceptance proportional to height
+}
+
+TEST_CASE("hydraulic_erosion: never reads or writes outside the map, never creates NaN or Inf",
+          "[stages][hydraulic_erosion]") {
+  SECTION("degenerate sizes") {
+    const auto size = GENERATE(std::pair{1, 1}, std::pair{1, 9}, std::pair{9, 1}, std::pair{2, 2}, std::pair{3, 40},
+                               std::pair{40, 3});
+    heightfield h = make_field(size.first, size.second);
+    for (std::size_t k = 0; k < h.size(); ++k) h.values()[k] = static_cast<float>(k % 3) * 0.7f;
+    hydraulic_erosion_params p;
+    p.droplets_per_cell = 20.0;
+    const auto r = apply_hydraulic_erosion(h, p, make_ctx(size.first, size.second, 2));
+    CHECK(all_finite(h));
+    CHECK(std::isfinite(r.sediment_lost));
+  }
+  SECTION("white noise, steep and extreme parameters") {
+    heightfield h = make_field(90, 70);
+    for (std::size_t k = 0; k < h.size(); ++k) h.values()[k] = unit_float(hash64(5, k)) * 50.0f;
+    hydraulic_erosion_params p;
+    p.droplets_per_cell = 3.0;
+    p.gravity = 1000.0;
+    p.sediment_capacity_factor = 1000.0;
+    p.erode_speed = 1.0;
+    p.deposit_speed = 1.0;
+    p.evaporate_speed = 1.0;
+    p.inertia = 0.99;
+    p.erosion_radius = 16;
+    const auto r = apply_hydraulic_erosion(h, p, make_ctx(90, 70, 2));
+    CHECK(r.steps > 0);
+    CHECK(all_finite(h));
+  }
+}
+
+TEST_CASE("hydraulic_erosion: progress reaches 1 and is monotonic", "[stages][hydraulic_erosion]") {
+  heightfield h = fbm(64, 64, 2);
+  stage_context ctx = make_ctx(64, 64);
+  std::vector<double> seen;
+  ctx.progress = [&](double f) { seen.push_back(f); };
+  apply_hydraulic_erosion(h, hydraulic_erosion_params{}, ctx);
+  REQUIRE(seen.size() >= 4);
+  CHECK(seen.back() == Approx(1.0));
+  CHECK(std::is_sorted(seen.begin(), seen.end()));
+}
