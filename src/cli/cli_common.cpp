@@ -1,4 +1,5 @@
 #include "cli_common.hpp"
+#include "interrupt.hpp"
 
 #include <charconv>
 #include <cstdint>
@@ -80,7 +81,10 @@ int report_current_exception() {
     std::cerr << "landform: error: " << e.what() << '\n';
     return k_exit_runtime;
   } catch (const cancelled_error&) {
-    std::cerr << "landform: cancelled\n";
+    std::cerr << "landform: interrupted; nothing was written\n";
+    return interrupt_guard::signal_number() ? 128 + interrupt_guard::signal_number() : k_exit_runtime;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "landform: error: out of memory (try a smaller size, or fewer outputs at once)\n";
     return k_exit_runtime;
   } catch (const std::exception& e) {
     std::cerr << "landform: error: " << e.what() << '\n';

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli_common.hpp"
+#include "interrupt.hpp"
 #include "landform/io/file_transaction.hpp"
 #include "landform/pipeline/outputs.hpp"
 #include "landform/pipeline/pipeline.hpp"
@@ -47,13 +48,20 @@ private:
   std::string m_stage;
 };
 
+void stop_if_interrupted() {
+  if (interrupt_guard::requested()) throw cancelled_error();
+}
+
 int run_build(const build_options& o) {
   const auto start = std::chrono::steady_clock::now();
+  const interrupt_guard interrupts;
   const pipeline p = pipeline::build(load_preset(o.source));
   progress_line progress(!o.quiet && isatty(STDERR_FILENO));
   run_options run;
   run.nthreads = o.threads;
-  run.progress = [&](std::string_view stage, double f) { return progress.update(stage, f); };
+  run.progress = [&](std::string_view stage, double f) {
+    return !interrupt_guard::requested() && progress.update(stage, f);
+  };
   const build_result result = p.run_full(run);
   progress.finish();
   const heightfield h = result.heights();
@@ -63,10 +71,18 @@ int run_build(const build_options& o) {
   const std::string manifest_text = manifest.dump(2) + "\n";
   // Everything is staged to temporary files first and renamed at the end, so
   // a failure at any point leaves no partial file behind.
+  stop_if_interrupted();
   file_transaction tx(o.out_dir);
-  for (const auto& f : files) tx.stage(f.spec.file, f.bytes);
+  for (const auto& f : files) {
+    tx.stage(f.spec.file, f.bytes);
+    stop_if_interrupted();  // unwinding removes the temporaries
+  }
   tx.stage("manifest.json", std::vector<std::uint8_t>(manifest_text.begin(), manifest_text.end()));
-  tx.commit();
+  {
+    const signal_block hold;  // the renames are quick; finish them
+    stop_if_interrupted();
+    tx.commit();
+  }
 
   if (!o.quiet) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -89,7 +105,8 @@ void setup_build(CLI::App& app) {
   auto options = std::make_shared<build_options>();
   CLI::App* cmd = app.add_subcommand("build", "run a preset and write its outputs and manifest.json");
   cmd->add_option("preset", options->source.file, "preset JSON file (default: the built-in default preset)");
-  cmd->add_option("-o,--out", options->out_dir, "output directory, created if missing (default: out)");
+  cmd->add_option("-o,--out", options->out_dir, "output directory, created if missing (default: out)")
+      ->check([](const std::string& dir) { return dir.empty() ? std::string("must not be empty") : std::string(); });
   add_preset_edit_options(*cmd, options->source);
   cmd->add_option("--threads", options->threads, "worker threads, 0 = all cores (results are identical)")
       ->check(CLI::Range(0, std::numeric_limits<int>::max(), "NONNEGATIVE"));

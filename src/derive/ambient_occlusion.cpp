@@ -54,8 +54,8 @@ constexpr double k_snap = 1e-9;
 // angle). Interpolation is written as lerps (a + f * (b - a)), which return a
 // constant exactly, so a flat map has horizons of exactly 0.
 struct ray_sample {
-  int dx = 0, dy = 0;  // top-left tap, cells
-  int ox = 0, oy = 0;  // 1 when the sample lies between columns / rows, else 0
+  int dx = 0, dy = 0;    // top-left tap, cells
+  int ox = 0, oy = 0;    // 1 when the sample lies between columns / rows, else 0
   float fx = 0, fy = 0;  // fractions in [0, 1)
   float k = 0;           // height_scale / (distance in metres)
 };

@@ -161,21 +161,50 @@ void file_transaction::commit() {
     }
   }
 
-  std::vector<std::size_t> created;  // entries whose final name is new
-  created.reserve(m_entries.size());
+  // Keep every file about to be replaced under a backup name (a hard link, so
+  // the final name never disappears), then rename the new files in. If any
+  // rename fails, every replaced file gets its old contents back and every new
+  // name is removed: the directory ends as it began.
+  std::vector<fs::path> backups(m_entries.size());
   for (std::size_t i = 0; i < m_entries.size(); ++i) {
-    entry& e = m_entries[i];
     std::error_code ignored;
-    const bool existed = fs::exists(fs::symlink_status(e.final_path, ignored));
+    if (!fs::exists(fs::symlink_status(m_entries[i].final_path, ignored))) continue;
+    fs::path backup = m_entries[i].temp_path;
+    backup += ".old";
     std::error_code error;
-    fs::rename(e.temp_path, e.final_path, error);
+    fs::create_hard_link(m_entries[i].final_path, backup, error);
     if (error) {
-      const fs::path failed = std::move(e.final_path);
-      for (const std::size_t j : created) fs::remove(m_entries[j].final_path, ignored);
-      discard_from(i);
+      const fs::path failed = m_entries[i].final_path;
+      for (const auto& b : backups) {
+        if (!b.empty()) fs::remove(b, ignored);
+      }
+      discard_from(0);
       throw_write_error(failed, error);
     }
-    if (!existed) created.push_back(i);
+    backups[i] = std::move(backup);
+  }
+  for (std::size_t i = 0; i < m_entries.size(); ++i) {
+    std::error_code error;
+    fs::rename(m_entries[i].temp_path, m_entries[i].final_path, error);
+    if (!error) continue;
+    const fs::path failed = m_entries[i].final_path;
+    std::error_code ignored;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (backups[j].empty()) {
+        fs::remove(m_entries[j].final_path, ignored);
+      } else {
+        fs::rename(backups[j], m_entries[j].final_path, ignored);
+      }
+    }
+    for (std::size_t j = i; j < m_entries.size(); ++j) {
+      if (!backups[j].empty()) fs::remove(backups[j], ignored);
+    }
+    discard_from(i);
+    throw_write_error(failed, error);
+  }
+  std::error_code ignored;
+  for (const auto& b : backups) {
+    if (!b.empty()) fs::remove(b, ignored);
   }
   m_entries.clear();
   m_names.clear();

@@ -1,7 +1,7 @@
 #include "landform/pipeline/outputs.hpp"
 
 #include <algorithm>
-#include <set>
+#include <filesystem>
 
 #include "landform/io/sha256.hpp"
 #include "landform/outputs/output_kind.hpp"
@@ -13,21 +13,23 @@ namespace {
 
 const std::vector<std::string> k_output_keys = {"map", "format", "file"};
 
-// A file name must stay inside the output directory.
-std::string check_file_name(const std::string& file) {
+// A file name must stay inside the output directory. Returns the problem, or
+// "" and the normalised name ("./a//b.png" -> "a/b.png") in `normal`.
+std::string check_file_name(const std::string& file, std::string& normal) {
   if (file.empty()) return "must not be empty";
+  if (file.find('\0') != std::string::npos) return "must not contain a NUL character";
   if (file.front() == '/' || file.front() == '\\') return "\"" + file + "\" must be relative to the output directory";
   if (file.back() == '/') return "\"" + file + "\" names a directory, not a file";
-  std::size_t start = 0;
-  while (start <= file.size()) {
-    const std::size_t end = std::min(file.find('/', start), file.size());
-    if (file.compare(start, end - start, "..") == 0 && end - start == 2) {
-      return "\"" + file + "\" must not leave the output directory (no \"..\")";
-    }
-    start = end + 1;
-  }
-  if (file == "manifest.json") return "\"manifest.json\" is reserved for the build manifest";
+  normal = std::filesystem::path(file).lexically_normal().generic_string();
+  if (normal == "." || normal.empty()) return "\"" + file + "\" names the output directory itself, not a file";
+  if (normal == ".." || normal.rfind("../", 0) == 0) return "\"" + file + "\" must not leave the output directory (no \"..\")";
+  if (normal == "manifest.json") return "\"manifest.json\" is reserved for the build manifest";
   return {};
+}
+
+// "a.png" and "a.png/b.png" cannot both exist.
+bool is_folder_of(const std::string& folder, const std::string& file) {
+  return file.size() > folder.size() && file.compare(0, folder.size(), folder) == 0 && file[folder.size()] == '/';
 }
 
 std::string show(const json& v) {
@@ -61,7 +63,7 @@ const output_kind* resolve_map(const json& o, const std::string& path, const std
 
 // One "outputs" entry; false when it has problems (already reported).
 bool check_output(const json& o, const std::string& path, const std::vector<std::string>& layers,
-                  std::set<std::string>& files, output_spec& spec, std::vector<preset_issue>& issues) {
+                  std::vector<std::string>& files, output_spec& spec, std::vector<preset_issue>& issues) {
   if (!o.is_object()) {
     issues.push_back({path, show(o) + " must be an object with \"map\", \"format\" and \"file\""});
     return false;
@@ -86,14 +88,23 @@ bool check_output(const json& o, const std::string& path, const std::vector<std:
     return false;
   }
   spec.file = file.get<std::string>();
-  if (auto problem = check_file_name(spec.file); !problem.empty()) {
+  std::string normal;
+  if (auto problem = check_file_name(spec.file, normal); !problem.empty()) {
     issues.push_back({kind_path + ".file", problem});
     return false;
   }
-  if (!files.insert(spec.file).second) {
-    issues.push_back({kind_path + ".file", "\"" + spec.file + "\" is written by an earlier output too"});
-    return false;
+  for (const auto& earlier : files) {
+    if (earlier == normal) {
+      issues.push_back({kind_path + ".file", "\"" + spec.file + "\" is written by an earlier output too"});
+      return false;
+    }
+    if (is_folder_of(earlier, normal) || is_folder_of(normal, earlier)) {
+      issues.push_back({kind_path + ".file", "\"" + spec.file + "\" and \"" + earlier + "\" cannot both exist (one is the other's folder)"});
+      return false;
+    }
   }
+  files.push_back(normal);
+  spec.file = normal;
   std::vector<preset_issue> rule_issues;
   kind->check_rules(o, rule_issues);
   for (auto& issue : rule_issues) issues.push_back({kind_path + "." + issue.path, issue.message});
@@ -114,7 +125,7 @@ std::vector<output_spec> check_outputs(const json& outputs, const std::vector<st
     issues.push_back({"outputs", show(outputs) + " must be an array of {\"map\", \"format\", \"file\"}"});
     return specs;
   }
-  std::set<std::string> files;
+  std::vector<std::string> files;  // normalised names so far
   for (std::size_t k = 0; k < outputs.size(); ++k) {
     output_spec spec;
     if (check_output(outputs[k], "outputs[" + std::to_string(k) + "]", layers, files, spec, issues)) {

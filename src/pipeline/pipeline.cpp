@@ -1,6 +1,7 @@
 #include "landform/pipeline/pipeline.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 
@@ -74,7 +75,7 @@ bool read_number(const json& preset, const char* key, double& out, checker& c) {
   auto it = preset.find(key);
   if (it == preset.end()) return true;
   if (!it->is_number() || !(it->get<double>() > 0) || it->get<double>() > 1e12) {
-    c.add(key, show(*it) + " must be a number greater than 0");
+    c.add(key, show(*it) + " must be a number greater than 0 and at most 1e12");
     return false;
   }
   out = it->get<double>();
@@ -164,9 +165,12 @@ top_level check_top_level(const json& preset, checker& c) {
   read_number(preset, "height_scale", t.height_scale, c);
   t.world = {t.reg.origin_x, t.reg.origin_y, t.reg.width, t.reg.height};
   if (auto it = preset.find("world"); it != preset.end()) check_world(*it, t, c);
-  if (static_cast<std::int64_t>(t.world.width) * t.world.height > k_max_cells ||
-      static_cast<std::int64_t>(t.reg.width) * t.reg.height > k_max_cells) {
-    c.add("size", "more than 2^28 cells (1 GiB of heights) is not supported");
+  if (static_cast<std::int64_t>(t.reg.width) * t.reg.height > k_max_cells) {
+    c.add("size", std::to_string(t.reg.width) + "x" + std::to_string(t.reg.height) +
+                      " is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384");
+  } else if (static_cast<std::int64_t>(t.world.width) * t.world.height > k_max_cells) {
+    c.add("world", std::to_string(t.world.width) + "x" + std::to_string(t.world.height) +
+                       " is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384");
   }
   return t;
 }
@@ -365,6 +369,12 @@ void run_composed(const pipeline_stage& s, build_result& result, const stage_con
     view.values().swap(target);
   }
   if (s.comp.mask) apply_mask(target, before, weights, heights.width(), ctx.nthreads);
+  // NaN or infinity would poison every later stage and quantise to black:
+  // stop here and name the stage (its parameters overflowed float32).
+  if (!std::all_of(target.begin(), target.end(), [](float v) { return std::isfinite(v); })) {
+    throw preset_error(s.path, "produced heights that are not finite (NaN or infinity); its parameters overflow "
+                               "float32 (for example a huge amplitude or weight)");
+  }
 }
 
 }  // namespace

@@ -13,12 +13,16 @@ namespace {
 
 // nlohmann reports a byte offset; users want line and column.
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
+  // Columns count characters, not bytes: UTF-8 continuation bytes and a
+  // leading byte-order mark do not move the column.
   std::size_t line = 1, column = 1;
-  for (std::size_t k = 0; k < offset && k < text.size(); ++k) {
+  const std::size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  for (std::size_t k = start; k < offset && k < text.size(); ++k) {
+    const auto byte = static_cast<unsigned char>(text[k]);
     if (text[k] == '\n') {
       ++line;
       column = 1;
-    } else {
+    } else if ((byte & 0xC0) != 0x80) {
       ++column;
     }
   }
@@ -131,6 +135,10 @@ void apply_override(nlohmann::json& preset, const std::string& dotted_path, cons
                                                        std::to_string(node->size()) + " elements)");
       }
       node = &(*node)[index];
+    } else if (node->is_null() && !part.empty() && std::isdigit(static_cast<unsigned char>(part[0]))) {
+      throw preset_error("--set " + dotted_path, "'" + walked.substr(0, walked.rfind('.')) +
+                                                     "' is not in the preset; set it whole, e.g. --set " +
+                                                     walked.substr(0, walked.rfind('.')) + "=[...]");
     } else if (node->is_object() || node->is_null()) {
       node = &(*node)[part];
     } else {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <type_traits>
+#include <vector>
 
 #if defined(__SSE__)
 #include <immintrin.h>
@@ -62,8 +62,10 @@ constexpr std::uint64_t k_stream_start = 0x5354415254ULL;     // "START"
 constexpr std::uint64_t k_stream_accept = 0x414343455054ULL;  // "ACCEPT"
 constexpr std::uint64_t k_stream_grid = 0x47524944ULL;        // "GRID"
 constexpr int k_max_spawn_attempts = 8;
-// Droplets per round: one per k_cells_per_droplet_in_round cells, so a round
-// rains lightly everywhere and the tile grid moves between rounds.
+// Droplets per round: one per k_cells_per_round_droplet cells (at least
+// k_min_round_droplets), so a round rains lightly everywhere and the tile
+// grid moves between rounds. Rounds smaller than k_min_parallel_round run on
+// one thread: waking threads would cost more than it saves.
 constexpr std::uint64_t k_cells_per_round_droplet = 8;
 constexpr std::uint64_t k_min_round_droplets = 256;
 constexpr std::size_t k_min_parallel_round = 4096;
@@ -206,9 +208,11 @@ struct droplet_totals {
   }
 };
 
-// Cells a droplet can touch, counted from its start cell in x or y: one cell
-// per step, plus the brush (centred on the nearest cell, hence + 1) and the
-// bilinear neighbour (+ 1), plus one cell of margin for float rounding.
+// Cells a droplet can read or write, counted from its start cell in x or y:
+// one cell per step (it erodes and reads around positions at most
+// max_lifetime cells away), plus the stencil's extent from the droplet's cell
+// (zero padding included), plus one for the bilinear neighbour, one for the
+// start cell's offset and one of margin for float rounding of the positions.
 int reach(const hydraulic_erosion_params& p, const erosion_brush& brush) {
   return p.max_lifetime + brush.extent() + 3;
 }
@@ -317,8 +321,8 @@ struct tile_work {
 
 // Takes `amount` (>= 0) from the cells of the erosion disc around a droplet
 // in cell (node_x, node_y) at offset (u, v) in that cell, and returns the
-// amount actually taken. Only cells off the map's outermost
-// ring change: the ring is a fixed base level. (Eroding it lets channels that
+// amount actually taken. Only cells off the map's outermost ring change: the
+// ring is a fixed base level. (Eroding it lets channels that
 // run off the map deepen without bound, since no droplet ever stands beyond
 // the ring to limit the cut or to deposit there.) Near the ring the disc is
 // clipped, not renormalised: concentrating it on fewer cells would dig
@@ -333,21 +337,6 @@ template <bool k_maps>
   const float* stencil = brush.stencil(px, py);
   const int x0 = node_x + brush.origin, y0 = node_y + brush.origin;
   if (x0 >= 1 && x0 + brush.width <= w - 1 && y0 >= 1 && y0 + brush.side <= ht - 1) {
-    const float4 a = {amount, amount, amount, amount};
-    auto rows = [&]<int k_width>(std::integral_constant<int, k_width>, int width) {
-      for (int row = 0; row < brush.side; ++row) {
-        float* dst = f.height + (y0 + row) * stride + x0;
-        const float* wt = stencil + row * width;
-#pragma GCC unroll 4
-        for (int k = 0; k < (k_width > 0 ? k_width : width); k += 4) {
-          store4(dst + k, load4(dst + k) - a * load4(wt + k));
-          if constexpr (k_maps) {
-            float* out = f.erosion + (dst - f.height) + k;
-            store4(out, load4(out) + a * load4(wt + k));
-          }
-        }
-      }
-    };
     if (brush.width == 8) {  // radius 3 (the default) and 4: one 8-wide operation per row
       const float8 a8 = {amount, amount, amount, amount, amount, amount, amount, amount};
       for (int row = 0; row < brush.side; ++row) {
@@ -365,7 +354,18 @@ template <bool k_maps>
         }
       }
     } else {
-      rows(std::integral_constant<int, 0>{}, brush.width);
+      const float4 a = {amount, amount, amount, amount};
+      for (int row = 0; row < brush.side; ++row) {
+        float* dst = f.height + (y0 + row) * stride + x0;
+        const float* wt = stencil + row * brush.width;
+        for (int k = 0; k < brush.width; k += 4) {
+          store4(dst + k, load4(dst + k) - a * load4(wt + k));
+          if constexpr (k_maps) {
+            float* out = f.erosion + (dst - f.height) + k;
+            store4(out, load4(out) + a * load4(wt + k));
+          }
+        }
+      }
     }
     // The disc's weights sum to 1: the droplet takes up `amount` (the cells'
     // float rounding is far below the accounting's tolerance).
@@ -491,10 +491,10 @@ template <bool k_maps>
       if (depositing[i] != 0) {
         // Bilinearly on the four cells around its old position (Beyer):
         // filling the pit it climbs out of, or dropping surplus sediment.
-        // (Spreading the surplus over the erosion disc instead halves the
-        // count of tiny pits but grows a washboard of ripples across slopes,
-        // as droplets alternate eroding and depositing on the same
-        // footprint; see docs/erosion.md.)
+        // (Spreading the surplus over the erosion disc instead cuts the
+        // count of tiny pits by about 70 % but grows a washboard of ripples
+        // across slopes, as droplets alternate eroding and depositing on the
+        // same footprint; see docs/erosion.md.)
         const float amount = deposit[i], ui = u[i], vi = v[i];
         const float a00 = amount * (1.0f - ui) * (1.0f - vi), a10 = amount * ui * (1.0f - vi);
         const float a01 = amount * (1.0f - ui) * vi, a11 = amount * ui * vi;

@@ -19,7 +19,7 @@ const param_schema<opensimplex_params>& opensimplex_params::schema() {
       .integer("octaves", &P::octaves, between(1, 16), "", "number of fBm octaves summed")
       .number("lacunarity", &P::lacunarity, between(1, 8), "", "frequency multiplier from one octave to the next")
       .number("gain", &P::gain, between(0, 1), "", "amplitude multiplier from one octave to the next (persistence)")
-      .number("amplitude", &P::amplitude, unbounded(), "height units", "amplitude of the first octave")
+      .number("amplitude", &P::amplitude, between(-1e6, 1e6), "height units", "amplitude of the first octave")
       .number("z", &P::z, unbounded(), "noise units", "slice of 3D noise to sample; animate it for variations")
       .choice("dimensions", &P::dimensions, {{"3d", P::dims::three}, {"2d", P::dims::two}},
               "3d samples eval(x, y, z) as the tutorial does; 2d samples eval(x, y)");

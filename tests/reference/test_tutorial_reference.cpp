@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "landform/io/quantize.hpp"
+#include "reference/reference_data.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/preset.hpp"
 #include "landform/stages/normalize.hpp"
@@ -90,6 +91,7 @@ void print(const char* what, const diff_stats& s) {
 }  // namespace
 
 TEST_CASE("tutorial base noise reproduces stage1_base within 1e-6", "[reference][tutorial]") {
+  LANDFORM_NEED_REFERENCE_DATA();
   heightfield h(region{k_size, k_size, 0, 0, 1.0});
   opensimplex_params p;  // defaults: feature size 100, one 3D octave at z = 0
   apply_opensimplex(h, p, tutorial_context(2));
@@ -102,6 +104,7 @@ TEST_CASE("tutorial base noise reproduces stage1_base within 1e-6", "[reference]
 }
 
 TEST_CASE("tutorial perturb reproduces stage2_perturb", "[reference][tutorial]") {
+  LANDFORM_NEED_REFERENCE_DATA();
   heightfield h = as_heightfield(load_f64("tutorial000_s256_seed1234_stage1_base.f64"));
   perturb_params p;
   p.sampling = perturb_params::sampling_mode::nearest;
@@ -113,6 +116,7 @@ TEST_CASE("tutorial perturb reproduces stage2_perturb", "[reference][tutorial]")
 }
 
 TEST_CASE("tutorial erosion: one pass reproduces stage3a_erode_pass1", "[reference][tutorial]") {
+  LANDFORM_NEED_REFERENCE_DATA();
   heightfield h = as_heightfield(load_f64("tutorial000_s256_seed1234_stage2_perturb.f64"));
   olsen_erosion_params p;
   p.iterations = 1;
@@ -124,6 +128,7 @@ TEST_CASE("tutorial erosion: one pass reproduces stage3a_erode_pass1", "[referen
 }
 
 TEST_CASE("tutorial erosion: 50 passes stay close to stage3_erode50", "[reference][tutorial]") {
+  LANDFORM_NEED_REFERENCE_DATA();
   heightfield h = as_heightfield(load_f64("tutorial000_s256_seed1234_stage2_perturb.f64"));
   apply_olsen_erosion(h, olsen_erosion_params{}, tutorial_context());
   const auto s = compare(h, load_f64("tutorial000_s256_seed1234_stage3_erode50.f64"));
@@ -135,6 +140,7 @@ TEST_CASE("tutorial erosion: 50 passes stay close to stage3_erode50", "[referenc
 }
 
 TEST_CASE("tutorial smoothing reproduces stage4_smooth within 1e-6", "[reference][tutorial]") {
+  LANDFORM_NEED_REFERENCE_DATA();
   heightfield h = as_heightfield(load_f64("tutorial000_s256_seed1234_stage3_erode50.f64"));
   smooth_params p;
   p.method = smooth_params::kind::tutorial;
@@ -145,6 +151,7 @@ TEST_CASE("tutorial smoothing reproduces stage4_smooth within 1e-6", "[reference
 }
 
 TEST_CASE("tutorial normalise reproduces the final map within 1e-6", "[reference][tutorial]") {
+  LANDFORM_NEED_REFERENCE_DATA();
   heightfield h = as_heightfield(load_f64("tutorial000_s256_seed1234_stage4_smooth.f64"));
   apply_normalize(h, normalize_params{}, tutorial_context());
   const auto s = compare(h, load_f64("tutorial000_s256_seed1234.f64"));
@@ -153,6 +160,7 @@ TEST_CASE("tutorial normalise reproduces the final map within 1e-6", "[reference
 }
 
 TEST_CASE("tutorial preset end to end matches the reference statistically", "[reference][tutorial]") {
+  LANDFORM_NEED_REFERENCE_DATA();
   json preset = load_preset_file(std::string(LANDFORM_SOURCE_DIR) + "/presets/tutorial.json");
   preset["size"] = k_size;
   preset["seed"] = k_seed;

@@ -543,3 +543,23 @@ TEST_CASE("file_transaction files get ordinary permissions", "[io][file_transact
   const auto perms = fs::status(scratch.path / "h.png").permissions();
   CHECK(perms == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read));
 }
+
+TEST_CASE("file_transaction: a rename failing mid-commit restores the files already replaced", "[io][file_transaction]") {
+  scratch_dir scratch;
+  const fs::path out = scratch.path / "out";
+  fs::create_directories(out / "sub");
+  write_file(out / "a.png", "old a");
+  write_file(out / "sub" / "b.png", "old b");
+  {
+    landform::file_transaction tx(out);
+    tx.stage("a.png", bytes_t{'n', 'e', 'w'});
+    tx.stage("new.png", bytes_t{'n'});
+    tx.stage("sub/b.png", bytes_t{'n', 'e', 'w'});
+    // The last file's folder vanishes before commit (its temp with it), so
+    // its rename fails after a.png and new.png were already renamed in.
+    fs::remove_all(out / "sub");
+    CHECK_THROWS_AS(tx.commit(), landform::io_error);
+  }
+  CHECK(list_tree(out) == std::vector<std::string>{"a.png"});
+  CHECK(read_file(out / "a.png") == bytes_t{'o', 'l', 'd', ' ', 'a'});
+}

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "reference/reference_data.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -105,6 +107,7 @@ std::vector<double> sample_coordinates() {
 }  // namespace
 
 TEST_CASE("open_simplex_legacy matches the Java reference bit for bit", "[noise][open_simplex]") {
+  LANDFORM_NEED_REFERENCE_DATA();
   const std::string path = std::string(LANDFORM_SHARED_DIR) + "/reference/opensimplex_legacy.csv";
   const std::vector<reference_row> rows = load_reference(path);
   REQUIRE(rows.size() == 6000);

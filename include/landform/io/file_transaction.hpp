@@ -54,11 +54,12 @@ public:
 
   /// Renames every staged temporary onto its final name, replacing existing
   /// files. Before renaming anything it checks that no final name is an
-  /// existing directory. If a rename fails, it removes the remaining
-  /// temporaries and the files this commit newly created, then throws io_error
-  /// naming the file (`cannot write '<file>': <reason>`); files that replaced
-  /// an existing one in that same commit cannot be restored. Afterwards
-  /// (success or failure) the transaction is empty and may stage again.
+  /// existing directory, and keeps each file about to be replaced under a
+  /// hard-linked backup name. If a rename fails, every replaced file gets its
+  /// old contents back, the names this commit created are removed, and it
+  /// throws io_error naming the file (`cannot write '<file>': <reason>`): the
+  /// directory ends as it began. Afterwards (success or failure) the
+  /// transaction is empty and may stage again.
   void commit();
 
 private:

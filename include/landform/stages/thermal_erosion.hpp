@@ -11,7 +11,7 @@ namespace landform {
 struct thermal_erosion_params {
   enum class kind { moore, von_neumann };
   double talus_angle = 35.0;         ///< degrees, 0 to 89; steepest slope that does not slide
-  double strength = 0.5;             ///< fraction of the excess moved per iteration, (0, 1]
+  double strength = 0.5;             ///< pace of sliding, (0, 1]: the converged shape does not depend on it
   int iterations = 50;               ///< passes over the map, 1 to 100000
   kind neighbourhood = kind::moore;  ///< 8 neighbours (moore) or 4 (von_neumann)
 
