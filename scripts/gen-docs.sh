@@ -10,5 +10,25 @@ bin=build/landform
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin" build -o "$tmp" --quiet
-cp "$tmp/height_preview.png" docs/img/default-height.png
+cp "$tmp/preview.png" docs/img/default-preview.png
 echo "docs/stages.md and docs/img/default-height.png regenerated" >&2
+
+# docs/maps.md: every derived map of the game-terrain preset, on a 256-cell
+# window of its 512-cell world (a tile equals the same window of the world).
+maps='[{"map":"height","format":"png8","file":"height.png"},
+ {"map":"preview","format":"rgb8","file":"preview.png"},
+ {"map":"preview","format":"rgb8","file":"preview_multi.png","ramp":"earth","multidirectional":true},
+ {"map":"normal","format":"rgb8","file":"normal_opengl.png"},
+ {"map":"normal","format":"rgb8","convention":"directx","file":"normal_directx.png"},
+ {"map":"ao","format":"png8","file":"ao.png"},
+ {"map":"slope","format":"png8","file":"slope.png"},
+ {"map":"aspect","format":"png8","file":"aspect.png"},
+ {"map":"curvature","format":"png8","file":"curvature.png","kind":"profile","range":0.02},
+ {"map":"flow","format":"png8","file":"flow.png"},
+ {"map":"wetness","format":"png8","file":"wetness.png"},
+ {"map":"splat","file":"splat.png","layers":[{"name":"grass","slope":[0,26],"noise":0.25},{"name":"rock","slope":[32,90],"noise":0.2},{"name":"sand","height":[0,0.12],"slope":[0,18],"weight":2}]}]'
+rm -rf docs/img/maps && mkdir -p docs/img/maps
+"$bin" build presets/game-terrain.json --size 256 --set 'world=[512,512]' --set 'origin=[128,128]' \
+  --set "outputs=$maps" -o "$tmp/maps" --quiet
+cp "$tmp"/maps/*.png docs/img/maps/
+echo "docs/img/maps regenerated" >&2
