@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates docs/stages.md from the stage schemas and the README image from
-# the default preset. Run after changing a stage's parameters; the test suite
+# Regenerates docs/stages.md from the stage schemas, the README image from the
+# default preset and the derived-map pictures of docs/maps.md. (Generator and
+# stage thumbnails: scripts/gen-generator-images.sh.) Run after changing a stage's parameters; the test suite
 # fails while docs/stages.md is out of date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin" build -o "$tmp" --quiet
 cp "$tmp/preview.png" docs/img/default-preview.png
-echo "docs/stages.md and docs/img/default-height.png regenerated" >&2
+echo "docs/stages.md and docs/img/default-preview.png regenerated" >&2
 
 # docs/maps.md: every derived map of the game-terrain preset, on a 256-cell
 # window of its 512-cell world (a tile equals the same window of the world).

@@ -54,6 +54,11 @@ void add_preset_edit_options(CLI::App& cmd, preset_source& source) {
       ->type_name("KEY=VALUE");
 }
 
+std::filesystem::path preset_folder(const preset_source& source) {
+  if (source.file.empty()) return {};
+  return std::filesystem::path(source.file).parent_path();
+}
+
 nlohmann::json load_preset(const preset_source& source) {
   nlohmann::json preset = source.file.empty() ? parse_preset_text(default_preset_text(), "<default preset>")
                                               : load_preset_file(source.file);

@@ -2,6 +2,7 @@
 // Shared by the subcommands: loading a preset with command-line edits, and
 // reporting errors. Only the CLI prints; the library throws.
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct preset_source {
 
 /// Adds --size, --seed and --set to `cmd`.
 void add_preset_edit_options(CLI::App& cmd, preset_source& source);
+/// The folder relative file paths in the preset are resolved against: the
+/// preset file's folder, or the working directory for the built-in preset.
+std::filesystem::path preset_folder(const preset_source& source);
 /// Reads the preset and applies the edits. Throws preset_error / io_error.
 nlohmann::json load_preset(const preset_source& source);
 /// Prints the error of the current exception to stderr, returns the exit code.

@@ -55,7 +55,7 @@ void stop_if_interrupted() {
 int run_build(const build_options& o) {
   const auto start = std::chrono::steady_clock::now();
   const interrupt_guard interrupts;
-  const pipeline p = pipeline::build(load_preset(o.source));
+  const pipeline p = pipeline::build(load_preset(o.source), preset_folder(o.source));
   progress_line progress(!o.quiet && isatty(STDERR_FILENO));
   run_options run;
   run.nthreads = o.threads;

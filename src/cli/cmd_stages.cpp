@@ -56,7 +56,8 @@ void print_markdown(const std::vector<const stage_info*>& stages, std::ostream& 
       << "Every stage also accepts `type`, `seed` (an integer, or `\"preset\"` for the preset's own seed),\n"
       << "`id` (names the stage's seed stream) and `enabled`. See docs/presets.md.\n\n";
   for (const stage_info* s : stages) {
-    out << "## `" << s->name << "` (" << to_string(s->category) << ")\n\n" << s->summary << ".\n\n"
+    out << "## `" << s->name << "` (" << to_string(s->category) << ")\n\n"
+        << "![" << s->name << "](img/stages/" << s->name << ".png)\n\n" << s->summary << ".\n\n"
         << s->description << "\n\n"
         << "| parameter | type | default | allowed | unit | meaning |\n|---|---|---|---|---|---|\n";
     for (const auto& p : s->params) {

@@ -15,7 +15,7 @@ void setup_validate(CLI::App& app) {
   cmd->callback([source] {
     int code = k_exit_ok;
     try {
-      const pipeline p = pipeline::build(load_preset(*source));
+      const pipeline p = pipeline::build(load_preset(*source), preset_folder(*source));
       std::cout << source->file << ": ok (" << p.stages().size() << " stages, " << p.region().width << "x"
                 << p.region().height << ", " << p.outputs().size() << " outputs)\n";
     } catch (...) {

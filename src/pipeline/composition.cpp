@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "landform/core/parallel.hpp"
+#include "landform/derive/surface.hpp"
 
 namespace landform {
 
@@ -64,6 +65,21 @@ std::optional<mask_spec> read_mask(const json& v, const std::string& path, const
         m.height_lo = value[0].get<double>();
         m.height_hi = value[1].get<double>();
       }
+    } else if (key == "slope") {
+      if (!value.is_array() || value.size() != 2 || !value[0].is_number() || !value[1].is_number() ||
+          !(value[0].get<double>() <= value[1].get<double>()) || value[0].get<double>() < 0.0 ||
+          value[1].get<double>() > 90.0) {
+        issues.push_back({p, show(value) + " must be [low, high] degrees within 0..90 with low <= high"});
+      } else {
+        m.slope_lo = value[0].get<double>();
+        m.slope_hi = value[1].get<double>();
+      }
+    } else if (key == "slope_falloff") {
+      if (!value.is_number() || !(value.get<double>() >= 0.0)) {
+        issues.push_back({p, show(value) + " must be a number >= 0 (degrees)"});
+      } else {
+        m.slope_falloff = value.get<double>();
+      }
     } else if (key == "falloff") {
       if (!value.is_number() || !(value.get<double>() >= 0.0)) {
         issues.push_back({p, show(value) + " must be a number >= 0 (height units)"});
@@ -78,11 +94,15 @@ std::optional<mask_spec> read_mask(const json& v, const std::string& path, const
       }
     } else {
       std::string message = "unknown key";
-      if (auto guess = did_you_mean(key, {"layer", "height", "falloff", "invert"})) message += "; did you mean \"" + *guess + "\"?";
+      if (auto guess = did_you_mean(key, {"layer", "height", "falloff", "slope", "slope_falloff", "invert"})) {
+        message += "; did you mean \"" + *guess + "\"?";
+      }
       issues.push_back({p, message});
     }
   }
-  if (m.layer.empty() && !m.height_lo) issues.push_back({path, "a mask needs a \"layer\" or a \"height\" band"});
+  if (!v.contains("layer") && !v.contains("height") && !v.contains("slope")) {
+    issues.push_back({path, "a mask needs a \"layer\", a \"height\" band or a \"slope\" band"});
+  }
   return m;
 }
 
@@ -156,6 +176,8 @@ json composition_to_json(const composition& c) {
     if (!c.mask->layer.empty()) m["layer"] = c.mask->layer;
     if (c.mask->height_lo) m["height"] = {*c.mask->height_lo, *c.mask->height_hi};
     if (c.mask->falloff != 0.0) m["falloff"] = c.mask->falloff;
+    if (c.mask->slope_lo) m["slope"] = {*c.mask->slope_lo, *c.mask->slope_hi};
+    if (c.mask->slope_falloff != 0.0) m["slope_falloff"] = c.mask->slope_falloff;
     if (c.mask->invert) m["invert"] = true;
     out["mask"] = m;
   }
@@ -184,15 +206,20 @@ void blend_into(std::vector<float>& target, const std::vector<float>& layer, ble
 }
 
 std::vector<float> mask_weights(const mask_spec& m, const heightfield& heights, const layer_set& layers,
-                                int nthreads) {
+                                double height_scale, int nthreads) {
   std::vector<float> w(heights.size(), 1.0f);
   const std::vector<float>* layer = m.layer.empty() ? nullptr : layers.find(m.layer);
+  surface_gradient gradient;
+  if (m.slope_lo) gradient = horn_gradient(heights, height_scale, edge_policy::extrapolate, nthreads);
   parallel_rows(heights.height(), nthreads, [&](int y0, int y1) {
     for (std::size_t k = static_cast<std::size_t>(y0) * heights.width();
          k < static_cast<std::size_t>(y1) * heights.width(); ++k) {
       float v = 1.0f;
       if (!m.layer.empty()) v = layer ? std::clamp((*layer)[k], 0.0f, 1.0f) : 0.0f;
       if (m.height_lo) v *= band_weight(heights.data()[k], *m.height_lo, *m.height_hi, m.falloff);
+      if (m.slope_lo) {
+        v *= band_weight(slope_degrees(gradient.east[k], gradient.north[k]), *m.slope_lo, *m.slope_hi, m.slope_falloff);
+      }
       w[k] = m.invert ? 1.0f - v : v;
     }
   });

@@ -234,6 +234,28 @@ std::uint64_t derive_stage_seed(std::int64_t preset_seed, const std::string& key
   return hash64(static_cast<std::uint64_t>(preset_seed), hash_string(key));
 }
 
+// A copy of the preset with relative path parameters made relative to
+// `base_dir`, so a preset can name files beside itself.
+json resolve_paths(const json& preset, const std::filesystem::path& base_dir, const stage_registry& registry) {
+  json out = preset;
+  if (base_dir.empty() || !out.is_object() || !out.contains("stages") || !out["stages"].is_array()) return out;
+  for (auto& entry : out["stages"]) {
+    if (!entry.is_object() || !entry.contains("type") || !entry["type"].is_string()) continue;
+    const stage_info* info = registry.find(entry["type"].get<std::string>());
+    if (!info) continue;
+    for (const auto& spec : info->params) {
+      if (!spec.is_path || !entry.contains(spec.name) || !entry[spec.name].is_string()) continue;
+      const std::filesystem::path p = entry[spec.name].get<std::string>();
+      if (!p.empty() && p.is_relative()) entry[spec.name] = (base_dir / p).lexically_normal().string();
+    }
+  }
+  return out;
+}
+
+pipeline pipeline::build(const json& preset, const std::filesystem::path& base_dir, const stage_registry& registry) {
+  return build(resolve_paths(preset, base_dir, registry), registry);
+}
+
 pipeline pipeline::build(const json& preset, const stage_registry& registry) {
   checker c;
   if (!preset.is_object()) throw preset_error("", "a preset must be a JSON object, got " + show(preset));
@@ -352,7 +374,7 @@ void run_composed(const pipeline_stage& s, build_result& result, const stage_con
   std::vector<float> before, weights;
   if (s.comp.mask) {
     before = target;
-    weights = mask_weights(*s.comp.mask, heights, result.layers, ctx.nthreads);
+    weights = mask_weights(*s.comp.mask, heights, result.layers, ctx.height_scale, ctx.nthreads);
   }
   const bool blended = s.info->category == stage_category::generator && !(s.comp.blend == blend_mode::replace && s.comp.weight == 1.0);
   if (blended) {

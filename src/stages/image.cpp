@@ -17,7 +17,7 @@ namespace landform {
 const param_schema<image_params>& image_params::schema() {
   using P = image_params;
   static const auto s = param_schema<P>()
-      .string("path", &P::path, true, "the heightmap file, relative to the working directory")
+      .path("path", &P::path, "the heightmap file; a relative path is relative to the preset file's folder")
       .choice("format", &P::format,
               {{"auto", P::format_kind::automatic},
                {"png", P::format_kind::png},

@@ -2,9 +2,12 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include "landform/pipeline/registry.hpp"
 
 TEST_CASE("docs/stages.md matches `landform stages --markdown`", "[cli][docs]") {
   const std::string command = std::string("\"") + LANDFORM_CLI_PATH + "\" stages --markdown";
@@ -22,4 +25,12 @@ TEST_CASE("docs/stages.md matches `landform stages --markdown`", "[cli][docs]") 
   INFO("docs/stages.md is out of date: run scripts/gen-docs.sh");
   CHECK(committed.str() == generated);
   CHECK(generated.find("## `opensimplex` (generator)") != std::string::npos);
+}
+
+TEST_CASE("every registered stage has a thumbnail for docs/stages.md", "[cli][docs]") {
+  for (const auto* info : landform::builtin_stages().all()) {
+    const std::string image = std::string(LANDFORM_SOURCE_DIR) + "/docs/img/stages/" + info->name + ".png";
+    INFO(image << " is missing: run scripts/gen-generator-images.sh");
+    CHECK(std::filesystem::exists(image));
+  }
 }

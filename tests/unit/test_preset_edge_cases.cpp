@@ -2,7 +2,11 @@
 // collide after normalisation, non-finite heights, edits into missing arrays,
 // and error columns in UTF-8 text.
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/preset.hpp"
@@ -93,4 +97,38 @@ TEST_CASE("pipeline: size limits name the right key and the largest square", "[p
         std::vector<std::string>{"size: 60000x60000 is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384"});
   CHECK(issues_of(json::parse(R"({"size": 64, "world": [20000, 20000], "stages": [{"type": "opensimplex"}]})")) ==
         std::vector<std::string>{"world: 20000x20000 is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384"});
+}
+
+TEST_CASE("pipeline: a slope mask confines a stage to steep ground", "[pipeline]") {
+  // A ramp steep in its left half (45 degrees at height_scale 64 over 1 m
+  // cells) and flat in its right half; add 1 only where slope >= 30 degrees.
+  const json preset = json::parse(R"({"size": [32, 4], "height_scale": 64,
+    "stages": [{"type": "gradient"}, {"type": "constant", "value": 1, "blend": "add",
+                "mask": {"slope": [30, 90]}}]})");
+  const pipeline plain = pipeline::build(json::parse(R"({"size": [32, 4], "height_scale": 64,
+    "stages": [{"type": "gradient"}]})"));
+  const heightfield base = plain.run();
+  const heightfield masked = pipeline::build(preset).run();
+  int raised = 0;
+  for (int i = 0; i < 32; ++i) raised += masked.at(i, 2) > base.at(i, 2) + 0.5f;
+  CHECK(raised > 0);
+  CHECK(issues_of(json::parse(R"({"size": 8, "stages": [{"type": "constant", "mask": {"slope": [50, 10]}}]})")) ==
+        std::vector<std::string>{"stages[0] (constant).mask.slope: [50,10] must be [low, high] degrees within 0..90 with low <= high"});
+}
+
+TEST_CASE("pipeline: relative image paths resolve against the preset's folder", "[pipeline]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("landform-paths-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "maps");
+  {
+    std::ofstream raw(dir / "maps" / "in.r32", std::ios::binary);
+    const float values[4] = {0.0f, 0.25f, 0.5f, 1.0f};
+    raw.write(reinterpret_cast<const char*>(values), sizeof values);
+  }
+  const json preset = json::parse(R"({"size": 2, "stages": [{"type": "image", "path": "maps/in.r32", "format": "r32",
+                                      "raw_width": 2, "raw_height": 2}]})");
+  const pipeline p = pipeline::build(preset, dir);
+  CHECK(p.canonical()["stages"][0]["path"] == (dir / "maps" / "in.r32").string());
+  const heightfield h = p.run();
+  CHECK(h.at(1, 1) == 1.0f);
+  std::filesystem::remove_all(dir);
 }

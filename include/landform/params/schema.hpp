@@ -53,6 +53,7 @@ struct param_spec {
   std::size_t min_count = 0;         ///< lists: fewest elements
   std::size_t max_count = 0;         ///< lists: most elements (0 = no limit)
   std::size_t arity = 2;             ///< point lists: numbers per element
+  bool is_path = false;              ///< string kind: a file path, resolved against the preset's folder
   std::string custom_type;           ///< custom kind: type name shown to users, e.g. "list of layer rules"
   std::string custom_range;          ///< custom kind: allowed values in words
   std::function<std::string(const json&)> custom_check;  ///< custom kind: "" or the problem
@@ -101,6 +102,13 @@ public:
     param_range r;
     if (required) r.min = 1;  // minimum length
     return add<std::string>(std::move(name), param_kind::string, member, r, {}, "", std::move(doc));
+  }
+  /// A file path (required): relative paths are resolved against the folder
+  /// of the preset file by the pipeline.
+  param_schema& path(std::string name, std::string P::*member, std::string doc) {
+    string(std::move(name), member, true, std::move(doc));
+    m_specs.back().is_path = true;
+    return *this;
   }
   /// A list of numbers, each within `range`, with min_count..max_count (0 =
   /// unbounded) elements.

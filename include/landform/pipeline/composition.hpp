@@ -24,12 +24,15 @@ enum class blend_mode { replace, add, subtract, multiply, min, max, lerp };
 const std::vector<std::string>& blend_mode_names();
 
 /// Where a stage's effect applies, as a weight in [0, 1] per cell: the value
-/// of a layer, a height band, or both multiplied; optionally inverted.
+/// of a layer, a height band and a slope band, multiplied; optionally inverted.
 struct mask_spec {
   std::string layer;                  ///< empty: no layer factor
   std::optional<double> height_lo;    ///< height band, height units
   std::optional<double> height_hi;
   double falloff = 0.0;               ///< height units over which the band fades out, >= 0
+  std::optional<double> slope_lo;     ///< slope band, degrees (Horn's gradient, physical units)
+  std::optional<double> slope_hi;
+  double slope_falloff = 0.0;         ///< degrees over which the slope band fades out, >= 0
   bool invert = false;
 };
 
@@ -62,9 +65,10 @@ void blend_into(std::vector<float>& target, const std::vector<float>& layer, ble
                 int width, int nthreads);
 
 /// The mask weights in [0, 1] for `heights` (the current heightfield) and the
-/// layers; a layer's values are clamped to [0, 1].
+/// layers; a layer's values are clamped to [0, 1]. Slope bands use metres:
+/// `height_scale` metres per height unit over the heightfield's cell size.
 std::vector<float> mask_weights(const mask_spec& m, const heightfield& heights, const layer_set& layers,
-                                int nthreads);
+                                double height_scale, int nthreads);
 
 /// after[k] = before[k] + w[k]·(after[k] − before[k]).
 void apply_mask(std::vector<float>& after, const std::vector<float>& before, const std::vector<float>& weights,

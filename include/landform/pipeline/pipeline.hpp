@@ -3,6 +3,7 @@
 /// A validated preset, ready to run.
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -69,6 +70,10 @@ public:
   /// every problem, each with a JSON path such as
   /// `stages[1] (perturb).magnitude`.
   static pipeline build(const json& preset, const stage_registry& registry = builtin_stages());
+  /// As above; relative file paths in stage parameters (e.g. image.path) are
+  /// resolved against `base_dir`, the folder of the preset file.
+  static pipeline build(const json& preset, const std::filesystem::path& base_dir,
+                        const stage_registry& registry = builtin_stages());
 
   /// Runs every stage and returns the region's heightfield. When a stage
   /// needs the whole world and the region is smaller, the world is computed

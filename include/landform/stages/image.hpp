@@ -14,7 +14,7 @@ namespace landform {
 struct image_params {
   enum class format_kind { automatic, png, raw16, r32 };
   enum class sampling_kind { bilinear, nearest };
-  std::string path;  ///< the file, relative to the working directory; required
+  std::string path;  ///< the file; relative paths are resolved against the preset's folder by the pipeline
   format_kind format = format_kind::automatic;  ///< auto: from the extension (.png, .raw/.r16, .r32)
   int raw_width = 0;   ///< raw16/r32: samples per row; 0 = a square image from the file size
   int raw_height = 0;  ///< raw16/r32: rows; 0 = file size / raw_width
