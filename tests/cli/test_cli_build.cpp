@@ -161,7 +161,9 @@ TEST_CASE("cli build: every shipped preset builds at a small size", "[cli][build
 }
 
 TEST_CASE("cli build: output is bit-identical across runs and thread counts", "[cli][build][determinism]") {
-  for (const char* name : {"tutorial.json", "default.json"}) {
+  // game-terrain writes every derived map kind (normal, AO, slope, flow,
+  // splat, preview); voronoi-biomes the biome map and a side layer.
+  for (const char* name : {"tutorial.json", "default.json", "game-terrain.json", "voronoi-biomes.json"}) {
     INFO(name);
     const std::string preset = source_path(std::string("presets/") + name).string();
     const temp_dir dir;
@@ -170,7 +172,9 @@ TEST_CASE("cli build: output is bit-identical across runs and thread counts", "[
     build({preset, "--size", "128", "--threads", "2"}, dir / "t2");
     build({preset, "--size", "128", "--threads", "2"}, dir / "t2_again");
     build({preset, "--size", "128", "--threads", "0"}, dir / "t0");
+    build({preset, "--size", "128", "--threads", "8"}, dir / "t8");
     require_identical(dir / "t1", dir / "t1_again");
+    require_identical(dir / "t1", dir / "t8");
     require_identical(dir / "t2", dir / "t2_again");
     require_identical(dir / "t1", dir / "t2");
     require_identical(dir / "t1", dir / "t0");
