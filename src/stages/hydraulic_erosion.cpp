@@ -1,6 +1,7 @@
 #include "landform/stages/hydraulic_erosion.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -319,6 +320,22 @@ struct tile_work {
   droplet_totals* totals = nullptr;
 };
 
+// The tiles of one colour phase, handed out one at a time to whichever lane
+// of whichever thread is free. Tiles are independent and each runs whole in
+// one lane, so who takes which tile does not change any result; taking them
+// on demand only balances the load.
+struct tile_queue {
+  const tile_work* tiles = nullptr;
+  int count = 0;
+  std::atomic<int> next{0};
+
+  // The next tile, or null when all are taken.
+  const tile_work* take() {
+    const int k = next.fetch_add(1, std::memory_order_relaxed);
+    return k < count ? tiles + k : nullptr;
+  }
+};
+
 // Takes `amount` (>= 0) from the cells of the erosion disc around a droplet
 // in cell (node_x, node_y) at offset (u, v) in that cell, and returns the
 // amount actually taken. Only cells off the map's outermost ring change: the
@@ -386,7 +403,7 @@ template <bool k_maps>
 // Runs every droplet of `tiles` (tiles of one colour), k_lanes at a time.
 template <bool k_maps>
 [[gnu::always_inline]] inline void run_tiles(const field_view& f, const droplet_constants& c,
-                                             const erosion_brush& brush, const tile_work* tiles, int tile_count) {
+                                             const erosion_brush& brush, tile_queue& queue) {
   const int w = f.width, ht = f.height_cells;
   const std::ptrdiff_t stride = w;
   float* map = f.height;
@@ -403,21 +420,21 @@ template <bool k_maps>
   const start_point* last[k_lanes] = {};
   droplet_totals* totals[k_lanes] = {};
   double eroded[k_lanes] = {}, deposited[k_lanes] = {};
-  int next_tile = 0, running = 0;
+  int running = 0;
 
   // Starts lane i's next droplet, taking a new tile when its tile is done.
   auto refill = [&](int i) {
     while (next[i] == last[i]) {
-      if (next_tile == tile_count) {
+      const tile_work* tile = queue.take();
+      if (tile == nullptr) {
         active[i] = 0;
         x[i] = 0.0f;
         y[i] = 0.0f;
         return;
       }
-      next[i] = tiles[next_tile].begin;
-      last[i] = tiles[next_tile].end;
-      totals[i] = tiles[next_tile].totals;
-      ++next_tile;
+      next[i] = tile->begin;
+      last[i] = tile->end;
+      totals[i] = tile->totals;
     }
     x[i] = next[i]->x;
     y[i] = next[i]->y;
@@ -540,12 +557,11 @@ template <bool k_maps>
 }
 
 [[gnu::target_clones("avx2", "default")]] void run_tiles_any(const field_view& f, const droplet_constants& c,
-                                                             const erosion_brush& brush, const tile_work* tiles,
-                                                             int tile_count) {
+                                                             const erosion_brush& brush, tile_queue& queue) {
   if (f.flow != nullptr) {
-    run_tiles<true>(f, c, brush, tiles, tile_count);
+    run_tiles<true>(f, c, brush, queue);
   } else {
-    run_tiles<false>(f, c, brush, tiles, tile_count);
+    run_tiles<false>(f, c, brush, queue);
   }
 }
 
@@ -561,7 +577,10 @@ hydraulic_erosion_result run_droplet(heightfield& h, const hydraulic_erosion_par
   }
   const start_point start{x, y};
   const tile_work work{&start, &start + 1, &totals};
-  run_tiles_any(f, droplet_constants(p), erosion_brush(p.erosion_radius), &work, 1);
+  tile_queue queue;
+  queue.tiles = &work;
+  queue.count = 1;
+  run_tiles_any(f, droplet_constants(p), erosion_brush(p.erosion_radius), queue);
   return to_result(totals);
 }
 
@@ -669,26 +688,21 @@ hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic
     // it saves. (The result is the same either way.)
     const int phase_threads = n < k_min_parallel_round ? 1 : ctx.nthreads;
     for (int colour = 0; colour < 4; ++colour) {
-      const std::vector<int>& tiles = colour_tiles[colour];
-      // Tiles are spread over `groups` work items, each running its tiles
-      // k_lanes at a time. Any grouping gives the same result (the tiles are
-      // independent), so it may follow the thread count.
-      const int count = static_cast<int>(tiles.size());
-      const int groups = std::max(1, std::min(count, 2 * threads));  // a colour may have no tile (small maps)
-      const std::size_t per_group =
-          (tiles.size() + static_cast<std::size_t>(groups) - 1) / static_cast<std::size_t>(groups);
-      work.resize(per_group * static_cast<std::size_t>(groups));
-      parallel_items(groups, phase_threads, [&](int g) {
-        // Group g takes tiles g, g + groups, ...: similar sizes in every group.
-        std::size_t n_work = 0;
-        tile_work* mine = work.data() + static_cast<std::size_t>(g) * per_group;
-        for (std::size_t k = static_cast<std::size_t>(g); k < tiles.size(); k += static_cast<std::size_t>(groups)) {
-          const auto t = static_cast<std::size_t>(tiles[k]);
-          mine[n_work++] =
-              tile_work{by_tile.data() + tile_begin[t], by_tile.data() + tile_begin[t + 1], &tile_totals[t]};
-        }
-        run_tiles_any(f, c, brush, mine, static_cast<int>(n_work));
-      });
+      // One worker per thread, each running k_lanes tiles at a time and
+      // taking the next tile from the shared queue when a lane is free,
+      // largest tiles first so that the phase ends evenly.
+      work.clear();
+      for (int t : colour_tiles[colour]) {
+        const auto k = static_cast<std::size_t>(t);
+        work.push_back(tile_work{by_tile.data() + tile_begin[k], by_tile.data() + tile_begin[k + 1], &tile_totals[k]});
+      }
+      std::stable_sort(work.begin(), work.end(),
+                       [](const tile_work& a, const tile_work& b) { return (a.end - a.begin) > (b.end - b.begin); });
+      tile_queue queue;
+      queue.tiles = work.data();
+      queue.count = static_cast<int>(work.size());
+      const int workers = phase_threads == 1 ? 1 : threads;
+      parallel_items(workers, phase_threads, [&](int) { run_tiles_any(f, c, brush, queue); });
       ctx.progress((static_cast<double>(round) + (colour + 1) / 4.0) / static_cast<double>(rounds));
     }
     for (const auto& t : tile_totals) totals.add(t);
@@ -697,7 +711,7 @@ hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic
 }
 
 stage_info hydraulic_erosion_stage_info() {
-  return make_stage_info<hydraulic_erosion_params>(
+  stage_info info = make_stage_info<hydraulic_erosion_params>(
       "hydraulic_erosion", stage_category::filter, stage_scope::world,
       "droplet erosion: simulated rain carves gullies and deposits sediment in valleys (Beyer 2015)",
       "The particle model of H. T. Beyer, \"Implementation of a method for hydraulic erosion\" (2015): each "
@@ -707,8 +721,24 @@ stage_info hydraulic_erosion_stage_info() {
       "results are bit-identical for every thread count. Sediment still carried when a droplet dies leaves "
       "the map. Needs the whole world: a region build computes the world and crops it.",
       +[](heightfield& h, const hydraulic_erosion_params& p, const stage_context& ctx) {
-        apply_hydraulic_erosion(h, p, ctx);
+        if (!ctx.layers) {
+          apply_hydraulic_erosion(h, p, ctx);
+          return;
+        }
+        // In a pipeline the per-cell amounts become side layers that presets
+        // can write as outputs; two hydraulic stages add up.
+        hydraulic_erosion_maps maps;
+        apply_hydraulic_erosion(h, p, ctx, &maps);
+        const std::pair<const char*, const std::vector<float>*> layers[] = {
+            {"erosion", &maps.erosion}, {"deposition", &maps.deposition}, {"droplet_flow", &maps.flow}};
+        for (const auto& [name, values] : layers) {
+          std::vector<float>& layer = ctx.layers->acquire(name, h.size());
+          for (std::size_t k = 0; k < layer.size() && k < values->size(); ++k) layer[k] += (*values)[k];
+        }
       });
+  // Side layers, writable as outputs: {"map": "erosion", "format": "png8"}.
+  info.writes = {"erosion", "deposition", "droplet_flow"};
+  return info;
 }
 
 }  // namespace landform

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "landform/pipeline/outputs.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/preset.hpp"
 
@@ -131,4 +132,26 @@ TEST_CASE("pipeline: relative image paths resolve against the preset's folder", 
   const heightfield h = p.run();
   CHECK(h.at(1, 1) == 1.0f);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("pipeline: hydraulic erosion's erosion, deposition and droplet_flow layers are outputs", "[pipeline]") {
+  const json preset = json::parse(R"({"size": 64, "seed": 2, "stages": [
+    {"type": "opensimplex", "feature_size": 40, "octaves": 4}, {"type": "normalize", "mode": "min_max"},
+    {"type": "hydraulic_erosion", "droplets_per_cell": 0.5}],
+    "outputs": [{"map": "erosion", "format": "r32"}, {"map": "deposition", "format": "r32"},
+                {"map": "droplet_flow", "format": "png8"}]})");
+  const pipeline p = pipeline::build(preset);
+  const build_result r = p.run_full({1, {}});
+  const auto* eroded = r.layers.find("erosion");
+  const auto* deposited = r.layers.find("deposition");
+  REQUIRE(eroded != nullptr);
+  REQUIRE(deposited != nullptr);
+  double total_eroded = 0.0, total_deposited = 0.0;
+  for (float v : *eroded) total_eroded += v;
+  for (float v : *deposited) total_deposited += v;
+  CHECK(total_eroded > 0.0);
+  CHECK(total_deposited > 0.0);
+  CHECK(total_deposited <= total_eroded * 1.0001);  // droplets can only put down what they took
+  CHECK(issues_of(json::parse(R"({"size": 8, "stages": [{"type": "opensimplex"}],
+                                  "outputs": [{"map": "erosion"}]})")).size() == 1);  // no hydraulic stage
 }
