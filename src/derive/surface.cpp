@@ -41,6 +41,12 @@ window3 window_at(const heightfield& h, int i, int j, double scale, edge_policy 
 
 }  // namespace
 
+const std::vector<std::pair<std::string, edge_policy>>& edge_policy_choices() {
+  static const std::vector<std::pair<std::string, edge_policy>> choices = {{"extrapolate", edge_policy::extrapolate},
+                                                                           {"clamp", edge_policy::clamp}};
+  return choices;
+}
+
 surface_gradient horn_gradient(const heightfield& h, double height_scale, edge_policy edges, int nthreads) {
   surface_gradient g{std::vector<float>(h.size()), std::vector<float>(h.size())};
   const double denom = 8.0 * h.placement().cell_size;

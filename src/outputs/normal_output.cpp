@@ -22,8 +22,7 @@ struct normal_options {
         .choice("convention", &P::convention, {{"opengl", P::convention_kind::opengl}, {"directx", P::convention_kind::directx}},
                 "opengl: green points up the image (Unity, Godot, Blender); directx: green down (Unreal)")
         .number("strength", &P::strength, above_to(0, 100), "", "multiplies the slopes: > 1 exaggerates relief")
-        .choice("edges", &P::edges, {{"extrapolate", edge_policy::extrapolate}, {"clamp", edge_policy::clamp}},
-                "world border: extrapolate the surface linearly, or repeat the border height");
+        .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
     return s;
   }
 };

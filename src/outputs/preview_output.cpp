@@ -66,8 +66,7 @@ struct preview_options {
                  "mean of lights from 225, 270, 315 and 360 degrees: shows relief facing any way")
         .number("z_factor", &P::z_factor, above(0), "", "vertical exaggeration of the shading")
         .number("hillshade", &P::hillshade, between(0, 1), "", "0 = colours only, 1 = full shading")
-        .choice("edges", &P::edges, {{"extrapolate", edge_policy::extrapolate}, {"clamp", edge_policy::clamp}},
-                "world border: extrapolate the surface linearly, or repeat the border height");
+        .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
     return s;
   }
   void check(std::vector<std::pair<std::string, std::string>>& problems) const {

@@ -9,10 +9,6 @@ namespace landform {
 
 namespace {
 
-const std::vector<std::pair<std::string, edge_policy>> k_edge_choices = {{"extrapolate", edge_policy::extrapolate},
-                                                                        {"clamp", edge_policy::clamp}};
-const char* k_edge_doc = "world border: extrapolate the surface linearly, or repeat the border height";
-
 struct slope_options {
   enum class unit_kind { degrees, percent };
   unit_kind units = unit_kind::degrees;
@@ -26,7 +22,7 @@ struct slope_options {
                 "degrees (0 flat .. 90 vertical) or percent rise (100 = 45 degrees)")
         .number("max", &P::max, at_least(0), "degrees or percent",
                 "quantised formats: value written as full scale; 0 = 90 degrees or 100 percent")
-        .choice("edges", &P::edges, k_edge_choices, k_edge_doc);
+        .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
     return s;
   }
 };
@@ -35,7 +31,7 @@ struct aspect_options {
   edge_policy edges = edge_policy::extrapolate;
   static const param_schema<aspect_options>& schema() {
     using P = aspect_options;
-    static const auto s = param_schema<P>().choice("edges", &P::edges, k_edge_choices, k_edge_doc);
+    static const auto s = param_schema<P>().choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
     return s;
   }
 };
@@ -51,7 +47,7 @@ struct curvature_options {
                 {{"profile", curvature_kind::profile}, {"plan", curvature_kind::plan}, {"mean", curvature_kind::mean}},
                 "profile: along the slope (flow acceleration); plan: across it (flow convergence); mean: -(D + E)")
         .number("range", &P::range, above(0), "1/m", "quantised formats map [-range, range] to full scale")
-        .choice("edges", &P::edges, k_edge_choices, k_edge_doc);
+        .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
     return s;
   }
 };

@@ -3,6 +3,8 @@
 /// Local surface geometry from 3x3 neighbourhoods: Horn's gradient, slope,
 /// aspect and Zevenbergen-Thorne curvature, in physical units.
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "landform/core/heightfield.hpp"
@@ -17,6 +19,12 @@ enum class edge_policy {
   /// The border value repeated (flat outside).
   clamp,
 };
+
+/// The `edges` option every derived map offers: names in preset order.
+const std::vector<std::pair<std::string, edge_policy>>& edge_policy_choices();
+/// Its one-line doc.
+inline constexpr const char* k_edge_policy_doc =
+    "world border: extrapolate the surface linearly, or repeat the border height";
 
 /// Per-cell partial derivatives in metres per metre: `east` = dz/dx with x to
 /// the east (image right), `north` = dz/dy with y to the north (image up).
