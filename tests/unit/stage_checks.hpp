@@ -1,7 +1,8 @@
 #pragma once
-// Shared acceptance checks for stage tests (issue 3): builds small presets
-// around one stage entry and checks determinism across thread counts, seed
-// sensitivity, region consistency and the exact error text for bad values.
+// Shared fixtures and acceptance checks for stage tests: small fields and
+// contexts, presets built around one stage entry, and checks of determinism
+// across thread counts, seed sensitivity, region consistency and the exact
+// error text for bad values.
 
 #include <catch2/catch.hpp>
 
@@ -21,6 +22,35 @@
 namespace landform_test {
 
 using json = nlohmann::json;
+
+/// A w x h field at origin 0 filled with `fill`, cells of `cell_size` metres.
+inline landform::heightfield make_field(int w, int h, float fill = 0.0f, double cell_size = 1.0) {
+  landform::region r;
+  r.width = w;
+  r.height = h;
+  r.cell_size = cell_size;
+  return landform::heightfield(r, fill);
+}
+
+/// A context whose world is the field itself, seed 1.
+inline landform::stage_context make_ctx(const landform::heightfield& h, int nthreads = 1) {
+  landform::stage_context ctx;
+  ctx.seed = 1;
+  ctx.world = {0, 0, h.width(), h.height()};
+  ctx.nthreads = nthreads;
+  return ctx;
+}
+
+/// Every issue text of a preset that fails to build; empty if it builds.
+inline std::vector<std::string> build_issue_texts(const json& preset) {
+  std::vector<std::string> out;
+  try {
+    (void)landform::pipeline::build(preset);
+  } catch (const landform::preset_error& e) {
+    for (const auto& issue : e.issues()) out.push_back(issue.to_string());
+  }
+  return out;
+}
 
 inline bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;

@@ -7,6 +7,8 @@
 #include <stb_image.h>
 #include <catch2/catch.hpp>
 
+#include "stage_checks.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -286,12 +288,7 @@ TEST_CASE("ao output: options are validated with their path and rule", "[derive]
     "size": 16, "stages": [{"type": "opensimplex"}],
     "outputs": [{"map": "ao", "directions": 0, "radius": 0, "border": "wrap", "format": "rgb8"}]
   })");
-  std::vector<std::string> texts;
-  try {
-    (void)pipeline::build(preset);
-  } catch (const preset_error& e) {
-    for (const auto& issue : e.issues()) texts.push_back(issue.to_string());
-  }
+  const std::vector<std::string> texts = landform_test::build_issue_texts(preset);
   CHECK(texts == std::vector<std::string>{
                      "outputs[0] (ao).border: \"wrap\" is not one of open | clamp",
                      "outputs[0] (ao).directions: 0 is below the minimum 1",

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "stage_checks.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -18,13 +20,7 @@
 namespace {
 
 using namespace landform;
-
-heightfield make_field(int w, int h, float fill = 0.0f) {
-  region r;
-  r.width = w;
-  r.height = h;
-  return heightfield(r, fill);
-}
+using landform_test::make_field;
 
 stage_context make_ctx(int w, int h, int threads = 1, std::uint64_t seed = 1) {
   stage_context ctx;

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "stage_checks.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -19,22 +21,9 @@
 namespace {
 
 using namespace landform;
+using landform_test::make_field;
+using landform_test::make_ctx;
 using mode = normalize_params::kind;
-
-heightfield make_field(int w, int h, float fill = 0.0f) {
-  region r;
-  r.width = w;
-  r.height = h;
-  return heightfield(r, fill);
-}
-
-stage_context make_ctx(const heightfield& h, int nthreads = 1) {
-  stage_context ctx;
-  ctx.seed = 1;
-  ctx.world = {0, 0, h.width(), h.height()};
-  ctx.nthreads = nthreads;
-  return ctx;
-}
 
 heightfield noise_field(int w, int h, std::uint64_t seed, double amplitude = 1.0) {
   heightfield f = make_field(w, h);

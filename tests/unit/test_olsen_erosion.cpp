@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "stage_checks.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -18,13 +20,7 @@
 namespace {
 
 using namespace landform;
-
-heightfield make_field(int w, int h, float fill = 0.0f) {
-  region r;
-  r.width = w;
-  r.height = h;
-  return heightfield(r, fill);
-}
+using landform_test::make_field;
 
 // `world_width` sets the slope threshold smoothness / world width.
 stage_context make_ctx(int world_width, int world_height = 0) {

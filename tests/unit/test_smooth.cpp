@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "stage_checks.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -17,22 +19,9 @@
 namespace {
 
 using namespace landform;
+using landform_test::make_field;
+using landform_test::make_ctx;
 using method = smooth_params::kind;
-
-heightfield make_field(int w, int h, float fill = 0.0f) {
-  region r;
-  r.width = w;
-  r.height = h;
-  return heightfield(r, fill);
-}
-
-stage_context make_ctx(const heightfield& h, int nthreads = 1) {
-  stage_context ctx;
-  ctx.seed = 1;
-  ctx.world = {0, 0, h.width(), h.height()};
-  ctx.nthreads = nthreads;
-  return ctx;
-}
 
 smooth_params params(method m, double sigma = 1.0, int radius = 1, int iterations = 1) {
   smooth_params p;

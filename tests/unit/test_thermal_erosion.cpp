@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "stage_checks.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -18,14 +20,7 @@
 namespace {
 
 using namespace landform;
-
-heightfield make_field(int w, int h, float fill = 0.0f, double cell_size = 1.0) {
-  region r;
-  r.width = w;
-  r.height = h;
-  r.cell_size = cell_size;
-  return heightfield(r, fill);
-}
+using landform_test::make_field;
 
 stage_context make_ctx(int w, int h, int threads = 1, double height_scale = 1.0) {
   stage_context ctx;
