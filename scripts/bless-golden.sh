@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Re-blesses the golden table (tests/golden/golden.sha256): builds every case
+# in tests/golden/cases with the given CLI (default build/landform) and writes
+# the SHA-256 of each output file (the manifest aside, which carries the tool
+# version). Prints what changed, so a numeric change is blessed on purpose.
+#   scripts/bless-golden.sh [path/to/landform]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cli="${1:-build/landform}"
+table=tests/golden/golden.sha256
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+for preset in tests/golden/cases/*.json; do
+  name="$(basename "$preset" .json)"
+  "$cli" build "$preset" -o "$scratch/$name" --quiet --threads 2
+  (cd "$scratch/$name" && find . -type f ! -name manifest.json | sort | while read -r f; do
+     printf '%s  %s/%s\n' "$(sha256sum "$f" | cut -d' ' -f1)" "$name" "${f#./}"
+   done)
+done > "$scratch/new"
+if [ -f "$table" ]; then
+  if diff -u "$table" "$scratch/new" > "$scratch/diff"; then
+    echo "bless-golden: no change ($(wc -l < "$table") files)"
+  else
+    echo "bless-golden: changed entries:"
+    grep '^[-+][0-9a-f]' "$scratch/diff" || true
+  fi
+fi
+cp "$scratch/new" "$table"
