@@ -39,8 +39,13 @@ void bm_horn_gradient(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(h.size()));
 }
-BENCHMARK(bm_horn_gradient)->Args({1024, 1})->Args({1024, 2})->Args({4096, 1})->Args({4096, 2})
-    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_horn_gradient)
+    ->Args({1024, 1})
+    ->Args({1024, 2})
+    ->Args({4096, 1})
+    ->Args({4096, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // One output kind, encoded as a build would.
 void run_output(benchmark::State& state, const output_kind& kind, const json& options, const std::string& format) {
@@ -57,11 +62,21 @@ void run_output(benchmark::State& state, const output_kind& kind, const json& op
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(h.size()));
 }
 
-void bm_normal_rgb8(benchmark::State& s) { run_output(s, normal_output_kind(), json::object(), "rgb8"); }
-void bm_slope_r32(benchmark::State& s) { run_output(s, slope_output_kind(), json::object(), "r32"); }
-void bm_curvature_r32(benchmark::State& s) { run_output(s, curvature_output_kind(), json::object(), "r32"); }
-void bm_preview_rgb8(benchmark::State& s) { run_output(s, preview_output_kind(), json::object(), "rgb8"); }
-void bm_splat_rgba8(benchmark::State& s) { run_output(s, splat_output_kind(), json::object(), "rgba8"); }
+void bm_normal_rgb8(benchmark::State& s) {
+  run_output(s, normal_output_kind(), json::object(), "rgb8");
+}
+void bm_slope_r32(benchmark::State& s) {
+  run_output(s, slope_output_kind(), json::object(), "r32");
+}
+void bm_curvature_r32(benchmark::State& s) {
+  run_output(s, curvature_output_kind(), json::object(), "r32");
+}
+void bm_preview_rgb8(benchmark::State& s) {
+  run_output(s, preview_output_kind(), json::object(), "rgb8");
+}
+void bm_splat_rgba8(benchmark::State& s) {
+  run_output(s, splat_output_kind(), json::object(), "rgba8");
+}
 
 #define LANDFORM_MAP_BENCH(name) \
   BENCHMARK(name)->Args({1024, 1})->Args({1024, 2})->Args({4096, 2})->Unit(benchmark::kMillisecond)->UseRealTime()

@@ -44,8 +44,13 @@ void bm_opensimplex_fbm(benchmark::State& state) {
   state.counters["octave_samples/s"] = benchmark::Counter(
       static_cast<double>(state.iterations()) * static_cast<double>(h.size()) * p.octaves, benchmark::Counter::kIsRate);
 }
-BENCHMARK(bm_opensimplex_fbm)->Args({1024, 1, 1})->Args({1024, 2, 1})->Args({1024, 1, 6})->Args({1024, 2, 6})
-    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_opensimplex_fbm)
+    ->Args({1024, 1, 1})
+    ->Args({1024, 2, 1})
+    ->Args({1024, 1, 6})
+    ->Args({1024, 2, 6})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void bm_perturb(benchmark::State& state) {
   const int size = static_cast<int>(state.range(0));
@@ -56,7 +61,12 @@ void bm_perturb(benchmark::State& state) {
   for (auto _ : state) apply_perturb(h, p, ctx);
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(h.size()));
 }
-BENCHMARK(bm_perturb)->Args({1024, 1, 0})->Args({1024, 1, 1})->Args({1024, 2, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_perturb)
+    ->Args({1024, 1, 0})
+    ->Args({1024, 1, 1})
+    ->Args({1024, 2, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void bm_olsen_erosion_pass(benchmark::State& state) {
   const int size = static_cast<int>(state.range(0));
@@ -79,7 +89,12 @@ void bm_smooth(benchmark::State& state) {
   for (auto _ : state) apply_smooth(h, p, ctx);
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(h.size()));
 }
-BENCHMARK(bm_smooth)->Args({1024, 1, 0})->Args({1024, 1, 1})->Args({1024, 2, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_smooth)
+    ->Args({1024, 1, 0})
+    ->Args({1024, 1, 1})
+    ->Args({1024, 2, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void bm_normalize_min_max(benchmark::State& state) {
   const int size = static_cast<int>(state.range(0));

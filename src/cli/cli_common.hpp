@@ -19,10 +19,10 @@ inline constexpr int k_exit_usage = 2;    // bad command line or bad preset
 
 /// Where the preset comes from and how the command line edits it.
 struct preset_source {
-  std::string file;               // empty: the built-in default preset
+  std::string file;                 // empty: the built-in default preset
   std::optional<std::string> size;  // "N" or "WxH"
   std::optional<std::string> seed;  // parsed strictly: no silent clamping
-  std::vector<std::string> sets;  // KEY=VALUE
+  std::vector<std::string> sets;    // KEY=VALUE
 };
 
 /// Adds --size, --seed and --set to `cmd`.

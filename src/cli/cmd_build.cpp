@@ -10,7 +10,7 @@
 #include "cli_common.hpp"
 #include "interrupt.hpp"
 #include "landform/io/file_transaction.hpp"
-#include "landform/pipeline/outputs.hpp"
+#include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 
 namespace landform::cli {
@@ -26,7 +26,7 @@ struct build_options {
 
 // A one-line progress bar, redrawn in place, only when stderr is a terminal.
 class progress_line {
-public:
+ public:
   explicit progress_line(bool enabled) : m_enabled(enabled) {}
   bool update(std::string_view stage, double fraction) {
     if (!m_enabled) return true;
@@ -42,7 +42,7 @@ public:
     if (m_enabled && m_last >= 0) std::fprintf(stderr, "\r%*s\r", 30, "");
   }
 
-private:
+ private:
   bool m_enabled;
   int m_last = -1;
   std::string m_stage;

@@ -39,8 +39,9 @@ void print_text(const stage_info& s, std::ostream& out) {
   std::size_t width = 0;
   for (const auto& p : s.params) width = std::max(width, p.name.size());
   for (const auto& p : s.params) {
-    out << "  " << std::left << std::setw(static_cast<int>(width)) << p.name << ' ' << p.kind_name() << ", default " << default_text(p)
-        << ", " << p.range_text() << (p.unit.empty() ? "" : " (" + p.unit + ")") << "\n    " << p.doc << '\n';
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << p.name << ' ' << p.kind_name() << ", default "
+        << default_text(p) << ", " << p.range_text() << (p.unit.empty() ? "" : " (" + p.unit + ")") << "\n    " << p.doc
+        << '\n';
   }
 }
 
@@ -57,7 +58,8 @@ void print_markdown(const std::vector<const stage_info*>& stages, std::ostream& 
       << "`id` (names the stage's seed stream) and `enabled`. See docs/presets.md.\n\n";
   for (const stage_info* s : stages) {
     out << "## `" << s->name << "` (" << to_string(s->category) << ")\n\n"
-        << "![" << s->name << "](img/stages/" << s->name << ".png)\n\n" << s->summary << ".\n\n"
+        << "![" << s->name << "](img/stages/" << s->name << ".png)\n\n"
+        << s->summary << ".\n\n"
         << s->description << "\n\n"
         << "| parameter | type | default | allowed | unit | meaning |\n|---|---|---|---|---|---|\n";
     for (const auto& p : s->params) {

@@ -8,9 +8,12 @@ namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
 
-extern "C" void on_signal(int number) { g_signal = number; }
+extern "C" void on_signal(int number) {
+  g_signal = number;
+}
 
-struct sigaction g_previous_int {}, g_previous_term{};
+struct sigaction g_previous_int {
+}, g_previous_term{};
 
 sigset_t interrupt_signals() {
   sigset_t set;
@@ -36,15 +39,21 @@ interrupt_guard::~interrupt_guard() {
   sigaction(SIGTERM, &g_previous_term, nullptr);
 }
 
-bool interrupt_guard::requested() { return g_signal != 0; }
+bool interrupt_guard::requested() {
+  return g_signal != 0;
+}
 
-int interrupt_guard::signal_number() { return g_signal; }
+int interrupt_guard::signal_number() {
+  return g_signal;
+}
 
 signal_block::signal_block() {
   const sigset_t set = interrupt_signals();
   pthread_sigmask(SIG_BLOCK, &set, &m_previous);
 }
 
-signal_block::~signal_block() { pthread_sigmask(SIG_SETMASK, &m_previous, nullptr); }
+signal_block::~signal_block() {
+  pthread_sigmask(SIG_SETMASK, &m_previous, nullptr);
+}
 
 }  // namespace landform::cli

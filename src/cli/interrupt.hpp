@@ -11,7 +11,7 @@ namespace landform::cli {
 
 /// Installs the SIGINT/SIGTERM handlers for the lifetime of the object.
 class interrupt_guard {
-public:
+ public:
   interrupt_guard();
   ~interrupt_guard();
   interrupt_guard(const interrupt_guard&) = delete;
@@ -25,13 +25,13 @@ public:
 
 /// Holds SIGINT and SIGTERM back for its lifetime (delivered afterwards).
 class signal_block {
-public:
+ public:
   signal_block();
   ~signal_block();
   signal_block(const signal_block&) = delete;
   signal_block& operator=(const signal_block&) = delete;
 
-private:
+ private:
   sigset_t m_previous{};
 };
 

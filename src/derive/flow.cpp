@@ -59,7 +59,7 @@ float key_height(std::uint64_t key) {
 // (cells enter the queue only above the cell being processed), and pops the
 // same sequence a binary heap would, with sequential memory access.
 class radix_heap {
-public:
+ public:
   [[nodiscard]] bool empty() const { return m_size == 0; }
   void push(std::uint64_t key) {
     m_buckets[bucket_of(key)].push_back(key);
@@ -80,7 +80,7 @@ public:
     return key;
   }
 
-private:
+ private:
   [[nodiscard]] std::size_t bucket_of(std::uint64_t key) const {
     return key == m_last ? 0 : static_cast<std::size_t>(64 - std::countl_zero(key ^ m_last));
   }

@@ -18,11 +18,14 @@ double range_factor(double v, const std::array<double, 2>& range, double width) 
   return t * t * (3.0 - 2.0 * t);
 }
 
-double log_flow(double cells) { return std::log10(std::max(cells, 1.0)); }
+double log_flow(double cells) {
+  return std::log10(std::max(cells, 1.0));
+}
 
 }  // namespace
 
-std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat_rule>& rules, const splat_blend& blend) {
+std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat_rule>& rules,
+                                 const splat_blend& blend) {
   const std::size_t layers = rules.size();
   std::vector<float> out(in.count * layers, 0.0f);
   for (std::size_t k = 0; k < in.count; ++k) {
@@ -67,7 +70,8 @@ std::vector<std::uint8_t> quantize_splat(const std::vector<float>& weights, std:
     }
     // Hand the missing units to the largest remainders (ties: lower layer).
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b]; });
     for (std::size_t i = 0; given < 255 && i < layers; ++i, ++given) ++out[k + order[i]];
   }
   return out;

@@ -93,7 +93,8 @@ std::vector<float> surface_curvature(const heightfield& h, double height_scale, 
         const double ch = (b - hh) / (2.0 * l);
         const double p = cg * cg + ch * ch;
         double value = -(cd + ce);
-        if (kind == curvature_kind::profile) value = p > 0 ? -2.0 * (cd * cg * cg + ce * ch * ch + cf * cg * ch) / p : 0.0;
+        if (kind == curvature_kind::profile)
+          value = p > 0 ? -2.0 * (cd * cg * cg + ce * ch * ch + cf * cg * ch) / p : 0.0;
         if (kind == curvature_kind::plan) value = p > 0 ? 2.0 * (cd * ch * ch + ce * cg * cg - cf * cg * ch) / p : 0.0;
         out[static_cast<std::size_t>(j) * h.width() + i] = static_cast<float>(value);
       }

@@ -54,8 +54,8 @@ std::vector<std::uint8_t> encode_png8_stb(int width, int height, int channels, c
   }
   std::vector<std::uint8_t> out;
   stb_sink sink{&out, false};
-  const int ok = stbi_write_png_to_func(stb_write_to_vector, &sink, width, height, channels, pixels,
-                                        static_cast<int>(row_bytes));
+  const int ok =
+      stbi_write_png_to_func(stb_write_to_vector, &sink, width, height, channels, pixels, static_cast<int>(row_bytes));
   if (sink.out_of_memory) throw std::bad_alloc();
   if (ok == 0 || out.empty()) throw std::runtime_error(std::string(what) + ": PNG encoding failed");
   return out;
@@ -106,8 +106,8 @@ void png_flush_nothing(png_structp) {}
 // All libpng calls live here. Only trivially destructible locals, and none is
 // modified after setjmp and read after the longjmp, so the jump is well defined.
 // `row` is caller-owned scratch of width * channels * 2 bytes.
-bool write_png16(png_context& context, int width, int height, int channels, const std::uint16_t* samples,
-                 png_byte* row, png_text* texts, int text_count) {
+bool write_png16(png_context& context, int width, int height, int channels, const std::uint16_t* samples, png_byte* row,
+                 png_text* texts, int text_count) {
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, png_on_error, png_on_warning);
   if (png == nullptr) {
     std::strncpy(context.message, "cannot create the libpng write structure", sizeof context.message - 1);
@@ -146,7 +146,9 @@ bool write_png16(png_context& context, int width, int height, int channels, cons
   return true;
 }
 
-bool is_keyword_char(unsigned char c) { return (c >= 32 && c <= 126) || c >= 161; }
+bool is_keyword_char(unsigned char c) {
+  return (c >= 32 && c <= 126) || c >= 161;
+}
 
 void check_text(const std::vector<std::pair<std::string, std::string>>& text) {
   for (const auto& [key, value] : text) {

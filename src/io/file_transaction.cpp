@@ -19,13 +19,17 @@ namespace {
 constexpr int k_temp_attempts = 100;
 constexpr std::size_t k_max_temp_stem = 200;  // keeps ".<name>.tmp-XXXXXX" under NAME_MAX
 
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+std::string quoted(const fs::path& path) {
+  return "'" + path.string() + "'";
+}
 
 [[noreturn]] void throw_write_error(const fs::path& final_path, std::error_code reason) {
   throw io_error("cannot write " + quoted(final_path) + ": " + reason.message());
 }
 
-std::error_code last_error() { return {errno, std::generic_category()}; }
+std::error_code last_error() {
+  return {errno, std::generic_category()};
+}
 
 /// Validates a relative name and returns it without `.` components, with `/`
 /// separators.
@@ -99,7 +103,9 @@ std::error_code write_and_close(int fd, const std::vector<std::uint8_t>& bytes) 
 
 file_transaction::file_transaction(fs::path dir) : m_dir(std::move(dir).lexically_normal()) {}
 
-file_transaction::~file_transaction() { discard_from(0); }
+file_transaction::~file_transaction() {
+  discard_from(0);
+}
 
 void file_transaction::stage(const std::string& relative_name, std::vector<std::uint8_t> bytes) {
   const auto [name, inserted] = m_names.insert(normalise_name(relative_name));

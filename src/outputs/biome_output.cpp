@@ -10,17 +10,20 @@ namespace landform {
 
 const param_schema<biome_output_options>& biome_output_options::schema() {
   using P = biome_output_options;
-  static const auto s = param_schema<P>()
-      .number("sea_level", &P::sea_level, param_range{0.0, 1.0, true, true},
-              "height units", "heights below are water; e = 0 here, -1 at height 0 and 1 at height 1")
-      .string("moisture_layer", &P::moisture_layer, true, "layer with moisture in [0, 1] (voronoi writes \"moisture\")")
-      .number("default_moisture", &P::default_moisture, between(0, 1), "", "moisture where no stage wrote the layer")
-      .number_list("deep_water", &P::deep_water, between(0, 255), 3, 3, "RGB", "water colour at height 0")
-      .number_list("shallow_water", &P::shallow_water, between(0, 255), 3, 3, "RGB", "water colour at sea level")
-      .number_list("dry_land", &P::dry_land, between(0, 255), 3, 3, "RGB", "land colour at moisture 0")
-      .number_list("wet_land", &P::wet_land, between(0, 255), 3, 3, "RGB", "land colour at moisture 1")
-      .number_list("snow", &P::snow, between(0, 255), 3, 3, "RGB", "colour of the highest land")
-      .number("snow_exponent", &P::snow_exponent, above(0), "", "land blends toward snow by e^snow_exponent");
+  static const auto s =
+      param_schema<P>()
+          .number("sea_level", &P::sea_level, param_range{0.0, 1.0, true, true}, "height units",
+                  "heights below are water; e = 0 here, -1 at height 0 and 1 at height 1")
+          .string("moisture_layer", &P::moisture_layer, true,
+                  "layer with moisture in [0, 1] (voronoi writes \"moisture\")")
+          .number("default_moisture", &P::default_moisture, between(0, 1), "",
+                  "moisture where no stage wrote the layer")
+          .number_list("deep_water", &P::deep_water, between(0, 255), 3, 3, "RGB", "water colour at height 0")
+          .number_list("shallow_water", &P::shallow_water, between(0, 255), 3, 3, "RGB", "water colour at sea level")
+          .number_list("dry_land", &P::dry_land, between(0, 255), 3, 3, "RGB", "land colour at moisture 0")
+          .number_list("wet_land", &P::wet_land, between(0, 255), 3, 3, "RGB", "land colour at moisture 1")
+          .number_list("snow", &P::snow, between(0, 255), 3, 3, "RGB", "colour of the highest land")
+          .number("snow_exponent", &P::snow_exponent, above(0), "", "land blends toward snow by e^snow_exponent");
   return s;
 }
 
@@ -47,7 +50,9 @@ std::array<std::uint8_t, 3> biome_color(const biome_output_options& o, double he
 
 namespace {
 
-int no_halo(const biome_output_options&, double) { return 0; }
+int no_halo(const biome_output_options&, double) {
+  return 0;
+}
 
 encoded_file encode_biome(const biome_output_options& o, const std::string&, const output_context& ctx) {
   const std::vector<float> heights = ctx.window(ctx.field.values());
@@ -59,7 +64,8 @@ encoded_file encode_biome(const biome_output_options& o, const std::string&, con
   parallel_rows(ctx.height, ctx.nthreads, [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       for (int i = 0; i < ctx.width; ++i) {
-        const std::size_t k = static_cast<std::size_t>(j) * static_cast<std::size_t>(ctx.width) + static_cast<std::size_t>(i);
+        const std::size_t k =
+            static_cast<std::size_t>(j) * static_cast<std::size_t>(ctx.width) + static_cast<std::size_t>(i);
         const auto c = biome_color(o, heights[k], layer ? moisture[k] : o.default_moisture);
         std::copy(c.begin(), c.end(), rgb.begin() + static_cast<std::ptrdiff_t>(3 * k));
       }

@@ -9,7 +9,9 @@ const param_schema<height_output_options>& height_output_options::schema() {
 
 namespace {
 
-int no_halo(const height_output_options&, double) { return 0; }
+int no_halo(const height_output_options&, double) {
+  return 0;
+}
 
 encoded_file encode_height(const height_output_options&, const std::string& format, const output_context& ctx) {
   const std::vector<float> values = ctx.window(ctx.field.values());

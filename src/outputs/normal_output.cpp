@@ -18,16 +18,20 @@ struct normal_options {
 
   static const param_schema<normal_options>& schema() {
     using P = normal_options;
-    static const auto s = param_schema<P>()
-        .choice("convention", &P::convention, {{"opengl", P::convention_kind::opengl}, {"directx", P::convention_kind::directx}},
-                "opengl: green points up the image (Unity, Godot, Blender); directx: green down (Unreal)")
-        .number("strength", &P::strength, above_to(0, 100), "", "multiplies the slopes: > 1 exaggerates relief")
-        .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
+    static const auto s =
+        param_schema<P>()
+            .choice("convention", &P::convention,
+                    {{"opengl", P::convention_kind::opengl}, {"directx", P::convention_kind::directx}},
+                    "opengl: green points up the image (Unity, Godot, Blender); directx: green down (Unreal)")
+            .number("strength", &P::strength, above_to(0, 100), "", "multiplies the slopes: > 1 exaggerates relief")
+            .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
     return s;
   }
 };
 
-int one_cell(const normal_options&, double) { return 1; }
+int one_cell(const normal_options&, double) {
+  return 1;
+}
 
 encoded_file encode_normal(const normal_options& o, const std::string& format, const output_context& ctx) {
   const surface_gradient g = horn_gradient(ctx.field, ctx.height_scale, o.edges, ctx.nthreads);
@@ -54,7 +58,8 @@ encoded_file encode_normal(const normal_options& o, const std::string& format, c
     out.bytes = encode_png_rgb8(ctx.width, ctx.height, q.data());
     out.encoding = "PNG RGB 8-bit, channel = round((n + 1) / 2 * 255)";
   }
-  out.extra["convention"] = o.convention == normal_options::convention_kind::opengl ? "opengl (+Y up)" : "directx (+Y down)";
+  out.extra["convention"] =
+      o.convention == normal_options::convention_kind::opengl ? "opengl (+Y up)" : "directx (+Y down)";
   out.extra["space"] = "tangent space: R = +x east, G = +y, B = +z up";
   return out;
 }

@@ -12,8 +12,8 @@ namespace landform {
 
 const output_format& find_output_format(const std::string& name) {
   static const std::vector<output_format> formats = {
-      {"png16", "png", "big-endian"}, {"png8", "png", "n/a"},   {"raw16", "raw", "little-endian"},
-      {"r32", "r32", "little-endian"}, {"rgb8", "png", "n/a"},  {"rgb16", "png", "big-endian"},
+      {"png16", "png", "big-endian"},  {"png8", "png", "n/a"}, {"raw16", "raw", "little-endian"},
+      {"r32", "r32", "little-endian"}, {"rgb8", "png", "n/a"}, {"rgb16", "png", "big-endian"},
       {"rgba8", "png", "n/a"},
   };
   for (const auto& f : formats)
@@ -132,16 +132,19 @@ struct layer_options {
   double max = 1.0;
   static const param_schema<layer_options>& schema() {
     using P = layer_options;
-    static const auto s = param_schema<P>()
-        .choice("range", &P::range, {{"min_max", P::scaling::min_max}, {"fixed", P::scaling::fixed}},
-                "quantised formats: stretch the layer's own min..max, or use min and max")
-        .number("min", &P::min, unbounded(), "layer units", "fixed range: value written as 0")
-        .number("max", &P::max, unbounded(), "layer units", "fixed range: value written as full scale");
+    static const auto s =
+        param_schema<P>()
+            .choice("range", &P::range, {{"min_max", P::scaling::min_max}, {"fixed", P::scaling::fixed}},
+                    "quantised formats: stretch the layer's own min..max, or use min and max")
+            .number("min", &P::min, unbounded(), "layer units", "fixed range: value written as 0")
+            .number("max", &P::max, unbounded(), "layer units", "fixed range: value written as full scale");
     return s;
   }
 };
 
-int layer_halo(const layer_options&, double) { return 0; }
+int layer_halo(const layer_options&, double) {
+  return 0;
+}
 
 encoded_file encode_layer(const layer_options& o, const std::string& format, const output_context& ctx) {
   if (!ctx.layer) throw std::logic_error("encode_layer: no layer given");

@@ -20,23 +20,28 @@ using stop = std::array<double, 4>;  // height, r, g, b (0..255)
 enum class ramp_name { terrain, earth, desert, arctic, grey };
 
 const std::vector<stop>& builtin_ramp(ramp_name name) {
-  static const std::vector<stop> terrain = {{0.00, 52, 86, 48},    {0.22, 96, 136, 70},   {0.42, 176, 172, 104},
-                                            {0.60, 150, 112, 74},  {0.78, 128, 120, 114}, {0.92, 220, 218, 214},
+  static const std::vector<stop> terrain = {{0.00, 52, 86, 48},   {0.22, 96, 136, 70},   {0.42, 176, 172, 104},
+                                            {0.60, 150, 112, 74}, {0.78, 128, 120, 114}, {0.92, 220, 218, 214},
                                             {1.00, 252, 252, 252}};
-  static const std::vector<stop> earth = {{0.00, 16, 40, 96},    {0.28, 56, 104, 164},  {0.30, 214, 202, 150},
-                                          {0.33, 96, 142, 72},   {0.55, 132, 150, 86},  {0.72, 128, 104, 78},
+  static const std::vector<stop> earth = {{0.00, 16, 40, 96},    {0.28, 56, 104, 164}, {0.30, 214, 202, 150},
+                                          {0.33, 96, 142, 72},   {0.55, 132, 150, 86}, {0.72, 128, 104, 78},
                                           {0.88, 136, 130, 126}, {1.00, 250, 250, 250}};
-  static const std::vector<stop> desert = {{0.00, 120, 84, 52},   {0.35, 196, 150, 96},  {0.65, 226, 196, 140},
-                                           {0.85, 176, 128, 90},  {1.00, 240, 226, 200}};
-  static const std::vector<stop> arctic = {{0.00, 30, 60, 90},    {0.30, 120, 150, 170}, {0.50, 200, 214, 222},
-                                           {1.00, 255, 255, 255}};
+  static const std::vector<stop> desert = {
+      {0.00, 120, 84, 52}, {0.35, 196, 150, 96}, {0.65, 226, 196, 140}, {0.85, 176, 128, 90}, {1.00, 240, 226, 200}};
+  static const std::vector<stop> arctic = {
+      {0.00, 30, 60, 90}, {0.30, 120, 150, 170}, {0.50, 200, 214, 222}, {1.00, 255, 255, 255}};
   static const std::vector<stop> grey = {{0.0, 0, 0, 0}, {1.0, 255, 255, 255}};
   switch (name) {
-    case ramp_name::terrain: return terrain;
-    case ramp_name::earth: return earth;
-    case ramp_name::desert: return desert;
-    case ramp_name::arctic: return arctic;
-    case ramp_name::grey: return grey;
+    case ramp_name::terrain:
+      return terrain;
+    case ramp_name::earth:
+      return earth;
+    case ramp_name::desert:
+      return desert;
+    case ramp_name::arctic:
+      return arctic;
+    case ramp_name::grey:
+      return grey;
   }
   return terrain;
 }
@@ -53,20 +58,24 @@ struct preview_options {
 
   static const param_schema<preview_options>& schema() {
     using P = preview_options;
-    static const auto s = param_schema<P>()
-        .choice("ramp", &P::ramp,
-                {{"terrain", ramp_name::terrain}, {"earth", ramp_name::earth}, {"desert", ramp_name::desert},
-                 {"arctic", ramp_name::arctic}, {"grey", ramp_name::grey}},
-                "built-in colour ramp over heights 0..1 (earth has sea below 0.3)")
-        .tuple_list<4>("stops", &P::stops, between(0, 255), 0, 64, "",
-                       "custom ramp: [height, r, g, b] stops (heights 0..1, colours 0..255), replaces ramp")
-        .number("sun_azimuth", &P::sun_azimuth, between(0, 360), "degrees", "sun direction, clockwise from north")
-        .number("sun_altitude", &P::sun_altitude, above_to(0, 90), "degrees", "sun height above the horizon")
-        .boolean("multidirectional", &P::multidirectional,
-                 "mean of lights from 225, 270, 315 and 360 degrees: shows relief facing any way")
-        .number("z_factor", &P::z_factor, above(0), "", "vertical exaggeration of the shading")
-        .number("hillshade", &P::hillshade, between(0, 1), "", "0 = colours only, 1 = full shading")
-        .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
+    static const auto s =
+        param_schema<P>()
+            .choice("ramp", &P::ramp,
+                    {{"terrain", ramp_name::terrain},
+                     {"earth", ramp_name::earth},
+                     {"desert", ramp_name::desert},
+                     {"arctic", ramp_name::arctic},
+                     {"grey", ramp_name::grey}},
+                    "built-in colour ramp over heights 0..1 (earth has sea below 0.3)")
+            .tuple_list<4>("stops", &P::stops, between(0, 255), 0, 64, "",
+                           "custom ramp: [height, r, g, b] stops (heights 0..1, colours 0..255), replaces ramp")
+            .number("sun_azimuth", &P::sun_azimuth, between(0, 360), "degrees", "sun direction, clockwise from north")
+            .number("sun_altitude", &P::sun_altitude, above_to(0, 90), "degrees", "sun height above the horizon")
+            .boolean("multidirectional", &P::multidirectional,
+                     "mean of lights from 225, 270, 315 and 360 degrees: shows relief facing any way")
+            .number("z_factor", &P::z_factor, above(0), "", "vertical exaggeration of the shading")
+            .number("hillshade", &P::hillshade, between(0, 1), "", "0 = colours only, 1 = full shading")
+            .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
     return s;
   }
   void check(std::vector<std::pair<std::string, std::string>>& problems) const {
@@ -100,7 +109,9 @@ double shade(double east, double north, double azimuth_deg, double altitude_deg)
   return std::max(0.0, (-east * lx - north * ly + lz) * inv);
 }
 
-int one_cell(const preview_options&, double) { return 1; }
+int one_cell(const preview_options&, double) {
+  return 1;
+}
 
 encoded_file encode_preview(const preview_options& o, const std::string&, const output_context& ctx) {
   const surface_gradient g = horn_gradient(ctx.field, ctx.height_scale * o.z_factor, o.edges, ctx.nthreads);

@@ -17,12 +17,13 @@ struct slope_options {
 
   static const param_schema<slope_options>& schema() {
     using P = slope_options;
-    static const auto s = param_schema<P>()
-        .choice("units", &P::units, {{"degrees", P::unit_kind::degrees}, {"percent", P::unit_kind::percent}},
-                "degrees (0 flat .. 90 vertical) or percent rise (100 = 45 degrees)")
-        .number("max", &P::max, at_least(0), "degrees or percent",
-                "quantised formats: value written as full scale; 0 = 90 degrees or 100 percent")
-        .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
+    static const auto s =
+        param_schema<P>()
+            .choice("units", &P::units, {{"degrees", P::unit_kind::degrees}, {"percent", P::unit_kind::percent}},
+                    "degrees (0 flat .. 90 vertical) or percent rise (100 = 45 degrees)")
+            .number("max", &P::max, at_least(0), "degrees or percent",
+                    "quantised formats: value written as full scale; 0 = 90 degrees or 100 percent")
+            .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
     return s;
   }
 };
@@ -42,12 +43,14 @@ struct curvature_options {
   edge_policy edges = edge_policy::extrapolate;
   static const param_schema<curvature_options>& schema() {
     using P = curvature_options;
-    static const auto s = param_schema<P>()
-        .choice("kind", &P::kind,
+    static const auto s =
+        param_schema<P>()
+            .choice(
+                "kind", &P::kind,
                 {{"profile", curvature_kind::profile}, {"plan", curvature_kind::plan}, {"mean", curvature_kind::mean}},
                 "profile: along the slope (flow acceleration); plan: across it (flow convergence); mean: -(D + E)")
-        .number("range", &P::range, above(0), "1/m", "quantised formats map [-range, range] to full scale")
-        .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
+            .number("range", &P::range, above(0), "1/m", "quantised formats map [-range, range] to full scale")
+            .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
     return s;
   }
 };
@@ -63,12 +66,13 @@ encoded_file encode_slope(const slope_options& o, const std::string& format, con
   const bool percent = o.units == slope_options::unit_kind::percent;
   std::vector<float> values(east.size());
   for (std::size_t k = 0; k < values.size(); ++k) {
-    values[k] = percent ? static_cast<float>(100.0 * std::hypot(static_cast<double>(east[k]), static_cast<double>(north[k])))
-                        : slope_degrees(east[k], north[k]);
+    values[k] =
+        percent ? static_cast<float>(100.0 * std::hypot(static_cast<double>(east[k]), static_cast<double>(north[k])))
+                : slope_degrees(east[k], north[k]);
   }
   const double full = o.max > 0 ? o.max : (percent ? 100.0 : 90.0);
-  encoded_file out =
-      encode_scalar(values, ctx.width, ctx.height, format, 0.0, full, percent ? "slope in percent" : "slope in degrees");
+  encoded_file out = encode_scalar(values, ctx.width, ctx.height, format, 0.0, full,
+                                   percent ? "slope in percent" : "slope in degrees");
   out.extra["method"] = "Horn 1981 (as gdaldem slope)";
   return out;
 }
@@ -89,7 +93,8 @@ encoded_file encode_aspect(const aspect_options& o, const std::string& format, c
 
 encoded_file encode_curvature(const curvature_options& o, const std::string& format, const output_context& ctx) {
   const std::vector<float> full = surface_curvature(ctx.field, ctx.height_scale, o.kind, o.edges, ctx.nthreads);
-  encoded_file out = encode_scalar(ctx.window(full), ctx.width, ctx.height, format, -o.range, o.range, "curvature in 1/m");
+  encoded_file out =
+      encode_scalar(ctx.window(full), ctx.width, ctx.height, format, -o.range, o.range, "curvature in 1/m");
   out.extra["method"] = "Zevenbergen and Thorne 1987";
   return out;
 }

@@ -106,7 +106,8 @@ struct splat_options {
       {"grass", std::nullopt, std::array<double, 2>{0.0, 28.0}, std::nullopt, std::nullopt, 0.25, 1.0},
       {"rock", std::nullopt, std::array<double, 2>{34.0, 90.0}, std::nullopt, std::nullopt, 0.2, 1.0},
       {"sand", std::array<double, 2>{0.0, 0.3}, std::array<double, 2>{0.0, 20.0}, std::nullopt, std::nullopt, 0.0, 2.0},
-      {"snow", std::array<double, 2>{0.82, 1.0}, std::array<double, 2>{0.0, 45.0}, std::nullopt, std::nullopt, 0.3, 3.0}};
+      {"snow", std::array<double, 2>{0.82, 1.0}, std::array<double, 2>{0.0, 45.0}, std::nullopt, std::nullopt, 0.3,
+       3.0}};
   double height_blend = 0.05;
   double slope_blend = 5.0;
   double flow_blend = 0.5;
@@ -116,19 +117,22 @@ struct splat_options {
 
   static const param_schema<splat_options>& schema() {
     using P = splat_options;
-    static const auto s = param_schema<P>()
-        .custom<std::vector<splat_rule>>(
-            "layers", &P::layers, "list of layer rules",
-            "1 to 16 rules {name, height, slope, flow, curvature: [low, high], noise: 0..1, weight: > 0}", &check_rules,
-            &parse_rules, &rules_to_json,
-            "texture layers in channel order (R, G, B, A of splat_0, then splat_1...); the first is the base texture")
-        .number("height_blend", &P::height_blend, at_least(0), "height units", "fade width outside height ranges")
-        .number("slope_blend", &P::slope_blend, at_least(0), "degrees", "fade width outside slope ranges")
-        .number("flow_blend", &P::flow_blend, at_least(0), "decades", "fade width outside flow ranges (log10 cells)")
-        .number("curvature_blend", &P::curvature_blend, at_least(0), "1/m", "fade width outside curvature ranges")
-        .number("noise_scale", &P::noise_scale, above(0), "world units", "feature size of the breakup noise")
-        .choice("flow_method", &P::flow, {{"d8", flow_method::d8}, {"dinf", flow_method::dinf}},
-                "flow routing for flow ranges: D8 or D-infinity");
+    static const auto s =
+        param_schema<P>()
+            .custom<std::vector<splat_rule>>(
+                "layers", &P::layers, "list of layer rules",
+                "1 to 16 rules {name, height, slope, flow, curvature: [low, high], noise: 0..1, weight: > 0}",
+                &check_rules, &parse_rules, &rules_to_json,
+                "texture layers in channel order (R, G, B, A of splat_0, then splat_1...); the first is the base "
+                "texture")
+            .number("height_blend", &P::height_blend, at_least(0), "height units", "fade width outside height ranges")
+            .number("slope_blend", &P::slope_blend, at_least(0), "degrees", "fade width outside slope ranges")
+            .number("flow_blend", &P::flow_blend, at_least(0), "decades",
+                    "fade width outside flow ranges (log10 cells)")
+            .number("curvature_blend", &P::curvature_blend, at_least(0), "1/m", "fade width outside curvature ranges")
+            .number("noise_scale", &P::noise_scale, above(0), "world units", "feature size of the breakup noise")
+            .choice("flow_method", &P::flow, {{"d8", flow_method::d8}, {"dinf", flow_method::dinf}},
+                    "flow routing for flow ranges: D8 or D-infinity");
     return s;
   }
 };
@@ -146,7 +150,8 @@ std::vector<float> breakup_noise(const heightfield& h, double scale, std::int64_
   const region& r = h.placement();
   for (int j = 0; j < h.height(); ++j)
     for (int i = 0; i < h.width(); ++i)
-      out[static_cast<std::size_t>(j) * h.width() + i] = static_cast<float>(noise.eval(r.world_x(i) / scale, r.world_y(j) / scale));
+      out[static_cast<std::size_t>(j) * h.width() + i] =
+          static_cast<float>(noise.eval(r.world_x(i) / scale, r.world_y(j) / scale));
   return out;
 }
 
@@ -162,7 +167,8 @@ encoded_file encode_splat(const splat_options& o, const std::string&, const outp
   for (std::size_t k = 0; k < h.size(); ++k) slope[k] = slope_degrees(g.east[k], g.north[k]);
   std::vector<float> flow, curvature;
   if (need_flow) flow = flow_accumulation(h, o.flow, ctx.nthreads);
-  if (need_curvature) curvature = surface_curvature(h, ctx.height_scale, curvature_kind::profile, edge_policy::extrapolate, ctx.nthreads);
+  if (need_curvature)
+    curvature = surface_curvature(h, ctx.height_scale, curvature_kind::profile, edge_policy::extrapolate, ctx.nthreads);
   std::vector<std::vector<float>> noise(o.layers.size());
   splat_inputs in;
   in.count = h.size();
@@ -174,7 +180,8 @@ encoded_file encode_splat(const splat_options& o, const std::string&, const outp
     if (o.layers[r].noise > 0.0) noise[r] = breakup_noise(h, o.noise_scale, ctx.seed, r);
     in.noise.push_back(noise[r].empty() ? nullptr : noise[r].data());
   }
-  const std::vector<float> full = splat_weights(in, o.layers, splat_blend{o.height_blend, o.slope_blend, o.flow_blend, o.curvature_blend});
+  const std::vector<float> full =
+      splat_weights(in, o.layers, splat_blend{o.height_blend, o.slope_blend, o.flow_blend, o.curvature_blend});
   const std::size_t layers = o.layers.size();
   const std::vector<std::uint8_t> bytes = quantize_splat(ctx.window(full, static_cast<int>(layers)), layers);
 

@@ -54,7 +54,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
       d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.size()][b.size()];
@@ -64,14 +65,22 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::string param_spec::kind_name() const {
   switch (kind) {
-    case param_kind::integer: return "integer";
-    case param_kind::number: return "number";
-    case param_kind::boolean: return "boolean";
-    case param_kind::choice: return "choice";
-    case param_kind::string: return "string";
-    case param_kind::number_list: return "number list";
-    case param_kind::point_list: return "point list";
-    case param_kind::custom: return custom_type;
+    case param_kind::integer:
+      return "integer";
+    case param_kind::number:
+      return "number";
+    case param_kind::boolean:
+      return "boolean";
+    case param_kind::choice:
+      return "choice";
+    case param_kind::string:
+      return "string";
+    case param_kind::number_list:
+      return "number list";
+    case param_kind::point_list:
+      return "point list";
+    case param_kind::custom:
+      return custom_type;
   }
   return "?";
 }
@@ -168,7 +177,8 @@ std::string param_spec::check_list(const json& value) const {
     const std::string where = "element " + std::to_string(k) + ": ";
     if (points && (!e.is_array() || e.size() != arity)) return where + show(e) + " must be " + tuple;
     for (const json& number : points ? e : json::array({e})) {
-      if (!number.is_number() || !std::isfinite(number.get<double>())) return where + show(e) + " must be finite numbers";
+      if (!number.is_number() || !std::isfinite(number.get<double>()))
+        return where + show(e) + " must be finite numbers";
       if (auto problem = check_range(range, number.get<double>()); !problem.empty()) return where + problem;
     }
   }

@@ -24,8 +24,9 @@ std::string layer_list(const std::vector<std::string>& layers) {
 
 bool valid_layer_name(const std::string& name) {
   if (name.empty() || name == "height") return false;
-  return std::all_of(name.begin(), name.end(),
-                     [](char c) { return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 void check_mask_layer(const std::string& name, const std::string& path, const std::vector<std::string>& known,
@@ -45,7 +46,8 @@ std::optional<mask_spec> read_mask(const json& v, const std::string& path, const
     return m;
   }
   if (!v.is_object()) {
-    issues.push_back({path, show(v) + " must be a layer name or {\"layer\", \"height\": [lo, hi], \"falloff\", \"invert\"}"});
+    issues.push_back(
+        {path, show(v) + " must be a layer name or {\"layer\", \"height\": [lo, hi], \"falloff\", \"invert\"}"});
     return std::nullopt;
   }
   for (const auto& [key, value] : v.items()) {
@@ -157,7 +159,8 @@ composition check_composition(const json& entry, const std::string& path, bool g
   }
   if (auto it = entry.find("target"); it != entry.end()) {
     if (!it->is_string() || !valid_layer_name(it->get<std::string>())) {
-      issues.push_back({path + ".target", show(*it) + " must be a layer name of lower-case letters, digits and _ (not \"height\")"});
+      issues.push_back(
+          {path + ".target", show(*it) + " must be a layer name of lower-case letters, digits and _ (not \"height\")"});
     } else {
       c.target = it->get<std::string>();
     }
@@ -184,8 +187,8 @@ json composition_to_json(const composition& c) {
   return out;
 }
 
-void blend_into(std::vector<float>& target, const std::vector<float>& layer, blend_mode mode, double weight,
-                int width, int nthreads) {
+void blend_into(std::vector<float>& target, const std::vector<float>& layer, blend_mode mode, double weight, int width,
+                int nthreads) {
   const int rows = width > 0 ? static_cast<int>(target.size() / static_cast<std::size_t>(width)) : 0;
   const auto w = static_cast<float>(weight);
   parallel_rows(rows, nthreads, [&](int y0, int y1) {
@@ -194,13 +197,27 @@ void blend_into(std::vector<float>& target, const std::vector<float>& layer, ble
     float* t = target.data();
     const float* l = layer.data();
     switch (mode) {
-      case blend_mode::replace: for (std::size_t k = begin; k < end; ++k) t[k] = w * l[k]; break;
-      case blend_mode::add: for (std::size_t k = begin; k < end; ++k) t[k] = t[k] + w * l[k]; break;
-      case blend_mode::subtract: for (std::size_t k = begin; k < end; ++k) t[k] = t[k] - w * l[k]; break;
-      case blend_mode::multiply: for (std::size_t k = begin; k < end; ++k) t[k] = t[k] * (w * l[k]); break;
-      case blend_mode::min: for (std::size_t k = begin; k < end; ++k) t[k] = std::min(t[k], w * l[k]); break;
-      case blend_mode::max: for (std::size_t k = begin; k < end; ++k) t[k] = std::max(t[k], w * l[k]); break;
-      case blend_mode::lerp: for (std::size_t k = begin; k < end; ++k) t[k] = t[k] + w * (l[k] - t[k]); break;
+      case blend_mode::replace:
+        for (std::size_t k = begin; k < end; ++k) t[k] = w * l[k];
+        break;
+      case blend_mode::add:
+        for (std::size_t k = begin; k < end; ++k) t[k] = t[k] + w * l[k];
+        break;
+      case blend_mode::subtract:
+        for (std::size_t k = begin; k < end; ++k) t[k] = t[k] - w * l[k];
+        break;
+      case blend_mode::multiply:
+        for (std::size_t k = begin; k < end; ++k) t[k] = t[k] * (w * l[k]);
+        break;
+      case blend_mode::min:
+        for (std::size_t k = begin; k < end; ++k) t[k] = std::min(t[k], w * l[k]);
+        break;
+      case blend_mode::max:
+        for (std::size_t k = begin; k < end; ++k) t[k] = std::max(t[k], w * l[k]);
+        break;
+      case blend_mode::lerp:
+        for (std::size_t k = begin; k < end; ++k) t[k] = t[k] + w * (l[k] - t[k]);
+        break;
     }
   });
 }

@@ -8,22 +8,24 @@
 #include "landform/core/rng.hpp"
 #include "landform/outputs/output_kind.hpp"
 #include "landform/pipeline/composition.hpp"
-#include "landform/pipeline/outputs.hpp"
+#include "landform/pipeline/manifest.hpp"
 
 namespace landform {
 
 namespace {
 
 constexpr int k_format_version = 1;
-constexpr int k_max_side = 65536;                       // cells per side
+constexpr int k_max_side = 65536;                            // cells per side
 constexpr std::int64_t k_max_cells = std::int64_t{1} << 28;  // 1 GiB of float32
 constexpr std::int64_t k_max_origin = std::int64_t{1} << 40;
 
-const std::vector<std::string> k_top_keys = {"landform", "name", "description", "size", "seed", "origin",
-                                             "cell_size", "height_scale", "world", "stages", "outputs"};
+const std::vector<std::string> k_top_keys = {"landform",  "name",         "description", "size",   "seed",   "origin",
+                                             "cell_size", "height_scale", "world",       "stages", "outputs"};
 const std::vector<std::string> k_stage_keys = {"type", "seed", "id", "enabled"};
 
-bool is_int(const json& v) { return v.is_number_integer() || v.is_number_unsigned(); }
+bool is_int(const json& v) {
+  return v.is_number_integer() || v.is_number_unsigned();
+}
 
 // nlohmann stores integers above 2^63 - 1 as unsigned; seeds are signed 64-bit.
 bool is_int64(const json& v) {
@@ -46,7 +48,8 @@ struct checker {
 bool read_extent(const json& v, const std::string& path, int& w, int& h, checker& c) {
   auto side = [&](const json& s, const std::string& p, int& out) {
     if (!is_int(s)) {
-      c.add(p, show(s) + (p == path ? " must be an integer or [width, height] in cells" : " must be an integer number of cells"));
+      c.add(p, show(s) + (p == path ? " must be an integer or [width, height] in cells"
+                                    : " must be an integer number of cells"));
       return false;
     }
     const auto n = s.get<std::int64_t>();
@@ -136,7 +139,8 @@ top_level check_top_level(const json& preset, checker& c) {
     if (auto guess = did_you_mean(key, k_top_keys)) message += "; did you mean \"" + *guess + "\"?";
     c.add(key, message);
   }
-  if (auto it = preset.find("landform"); it != preset.end() && !(is_int(*it) && it->get<std::int64_t>() == k_format_version)) {
+  if (auto it = preset.find("landform");
+      it != preset.end() && !(is_int(*it) && it->get<std::int64_t>() == k_format_version)) {
     c.add("landform", show(*it) + " is not a format version this build reads (it reads 1)");
   }
   for (const char* key : {"name", "description"}) {
@@ -187,7 +191,8 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   }
   auto type_it = entry.find("type");
   if (type_it == entry.end() || !type_it->is_string()) {
-    c.add(base + ".type", type_it == entry.end() ? "missing; every stage needs a \"type\"" : show(*type_it) + " must be a stage name");
+    c.add(base + ".type",
+          type_it == entry.end() ? "missing; every stage needs a \"type\"" : show(*type_it) + " must be a stage name");
     return nullptr;
   }
   const auto type = type_it->get<std::string>();
@@ -288,11 +293,12 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
       // Every stage takes its type's next number, with or without an id, so
       // naming one stage does not shift the seeds of the others.
       const int occurrence = type_counts[info->name]++;
-      s.key = canonical.contains("id") ? canonical["id"].get<std::string>()
-                                       : info->name + "#" + std::to_string(occurrence);
+      s.key =
+          canonical.contains("id") ? canonical["id"].get<std::string>() : info->name + "#" + std::to_string(occurrence);
       s.params = canonical;
       if (auto it = canonical.find("seed"); it != canonical.end()) {
-        s.seed = it->is_string() ? static_cast<std::uint64_t>(top.seed) : static_cast<std::uint64_t>(it->get<std::int64_t>());
+        s.seed = it->is_string() ? static_cast<std::uint64_t>(top.seed)
+                                 : static_cast<std::uint64_t>(it->get<std::int64_t>());
       } else {
         s.seed = derive_stage_seed(top.seed, s.key);
       }
@@ -324,15 +330,16 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
     const int halo = o.kind->halo(o.options, top.reg.cell_size);
     p.m_halo = (halo < 0 || p.m_halo < 0) ? -1 : std::max(p.m_halo, halo);
   }
-  p.m_canonical = {{"landform", k_format_version},
-                   {"size", {top.reg.width, top.reg.height}},
-                   {"seed", top.seed},
-                   {"origin", {top.reg.origin_x, top.reg.origin_y}},
-                   {"cell_size", top.reg.cell_size},
-                   {"height_scale", top.height_scale},
-                   {"world", {{"origin", {top.world.origin_x, top.world.origin_y}}, {"size", {top.world.width, top.world.height}}}},
-                   {"stages", stages_canonical},
-                   {"outputs", outputs}};
+  p.m_canonical = {
+      {"landform", k_format_version},
+      {"size", {top.reg.width, top.reg.height}},
+      {"seed", top.seed},
+      {"origin", {top.reg.origin_x, top.reg.origin_y}},
+      {"cell_size", top.reg.cell_size},
+      {"height_scale", top.height_scale},
+      {"world", {{"origin", {top.world.origin_x, top.world.origin_y}}, {"size", {top.world.width, top.world.height}}}},
+      {"stages", stages_canonical},
+      {"outputs", outputs}};
   return p;
 }
 
@@ -376,7 +383,8 @@ void run_composed(const pipeline_stage& s, build_result& result, const stage_con
     before = target;
     weights = mask_weights(*s.comp.mask, heights, result.layers, ctx.height_scale, ctx.nthreads);
   }
-  const bool blended = s.info->category == stage_category::generator && !(s.comp.blend == blend_mode::replace && s.comp.weight == 1.0);
+  const bool blended =
+      s.info->category == stage_category::generator && !(s.comp.blend == blend_mode::replace && s.comp.weight == 1.0);
   if (blended) {
     heightfield layer(heights.placement());
     s.run(layer, ctx);
@@ -394,8 +402,9 @@ void run_composed(const pipeline_stage& s, build_result& result, const stage_con
   // NaN or infinity would poison every later stage and quantise to black:
   // stop here and name the stage (its parameters overflowed float32).
   if (!std::all_of(target.begin(), target.end(), [](float v) { return std::isfinite(v); })) {
-    throw preset_error(s.path, "produced heights that are not finite (NaN or infinity); its parameters overflow "
-                               "float32 (for example a huge amplitude or weight)");
+    throw preset_error(s.path,
+                       "produced heights that are not finite (NaN or infinity); its parameters overflow "
+                       "float32 (for example a huge amplitude or weight)");
   }
 }
 
@@ -443,6 +452,8 @@ build_result pipeline::run_full(const run_options& options) const {
   return result;
 }
 
-heightfield pipeline::run(const run_options& options) const { return run_full(options).heights(); }
+heightfield pipeline::run(const run_options& options) const {
+  return run_full(options).heights();
+}
 
 }  // namespace landform

@@ -54,8 +54,8 @@ std::string short_reason(const std::string& what) {
   std::string reason = what;
   if (auto dash = reason.find(" - "); dash != std::string::npos) reason = reason.substr(dash + 3);
   if (auto last = reason.find("; last read:"); last != std::string::npos) reason.erase(last);
-  const bool wanted_close = reason.find("expected '}'") != std::string::npos ||
-                            reason.find("expected ']'") != std::string::npos;
+  const bool wanted_close =
+      reason.find("expected '}'") != std::string::npos || reason.find("expected ']'") != std::string::npos;
   if (wanted_close && reason.find("unexpected '") == std::string::npos) reason += " (missing comma?)";
   if (reason.find("unexpected '}'; expected string literal") != std::string::npos ||
       reason.find("unexpected ']'; expected '['") != std::string::npos) {
@@ -75,8 +75,8 @@ nlohmann::json parse_preset_text(std::string_view text, const std::string& sourc
   try {
     return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    throw preset_error("", located(text, source, token_start(text, e.byte)) + ": malformed JSON: " +
-                               short_reason(e.what()));
+    throw preset_error(
+        "", located(text, source, token_start(text, e.byte)) + ": malformed JSON: " + short_reason(e.what()));
   } catch (const nlohmann::json::out_of_range& e) {
     // "number overflow parsing '1e400'": find the number to locate it.
     std::string message = e.what();
@@ -92,7 +92,8 @@ nlohmann::json parse_preset_text(std::string_view text, const std::string& sourc
 
 nlohmann::json load_preset_file(const std::filesystem::path& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw io_error("cannot read preset '" + path.string() + "': is a directory");
+  if (std::filesystem::is_directory(path, ec))
+    throw io_error("cannot read preset '" + path.string() + "': is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io_error("cannot read preset '" + path.string() + "': no such file or not readable");
   std::ostringstream text;
@@ -116,7 +117,8 @@ void apply_override(nlohmann::json& preset, const std::string& dotted_path, cons
   std::string key;
   std::vector<std::string> keys;
   while (std::getline(parts, key, '.')) keys.push_back(key);
-  if (keys.empty() || dotted_path.empty()) throw preset_error("--set", "empty key in '" + dotted_path + "=" + value + "'");
+  if (keys.empty() || dotted_path.empty())
+    throw preset_error("--set", "empty key in '" + dotted_path + "=" + value + "'");
   for (std::size_t k = 0; k < keys.size(); ++k) {
     const std::string& part = keys[k];
     if (part.empty()) throw preset_error("--set " + dotted_path, "empty path component");

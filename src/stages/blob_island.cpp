@@ -4,36 +4,38 @@
 #include <cmath>
 #include <numbers>
 
+#include "landform/core/control_curve.hpp"
 #include "landform/core/parallel.hpp"
 #include "landform/core/rng.hpp"
-#include "landform/stages/curve.hpp"
-#include "landform/stages/world_frame.hpp"
+#include "landform/core/world_frame.hpp"
 
 namespace landform {
 
 const param_schema<blob_island_params>& blob_island_params::schema() {
   using P = blob_island_params;
-  static const auto s = param_schema<P>()
-      .integer("resolution", &P::resolution, between(5, 4096), "nodes",
-               "island lattice across the world's smaller side: the seed's map resolution")
-      .number("land_area", &P::land_area, above_to(0, 4), "",
-              "clusters per octave = floor(resolution / 4 * land_area); 0.12 few to 1 many")
-      .number("land_type", &P::land_type, above_to(0, 1), "",
-              "cluster radius = floor(resolution / 2 * 0.35 * land_type); 0.5 archipelago to 1 continent")
-      .integer("octaves", &P::octaves, between(1, 16), "", "rounds of dot clusters")
-      .integer("erosion", &P::erosion, between(0, 64), "", "cellular-automaton passes (neighbour averaging)")
-      .choice("neighbourhood", &P::neighbourhood,
-              {{"eight", P::neighbourhood_kind::eight}, {"four", P::neighbourhood_kind::four}},
-              "eight: 3x3 block incl. the node / 9; four: the 4 edge neighbours / 4")
-      .point_list("falloff", &P::falloff, between(0, 1), 1, 32, "",
-                  "dot survival probability against distance / radius, piecewise linear")
-      .point_list("remap", &P::remap, between(0, 1), 1, 32, "",
-                  "height for a neighbour average after each erosion pass, piecewise linear");
+  static const auto s =
+      param_schema<P>()
+          .integer("resolution", &P::resolution, between(5, 4096), "nodes",
+                   "island lattice across the world's smaller side: the seed's map resolution")
+          .number("land_area", &P::land_area, above_to(0, 4), "",
+                  "clusters per octave = floor(resolution / 4 * land_area); 0.12 few to 1 many")
+          .number("land_type", &P::land_type, above_to(0, 1), "",
+                  "cluster radius = floor(resolution / 2 * 0.35 * land_type); 0.5 archipelago to 1 continent")
+          .integer("octaves", &P::octaves, between(1, 16), "", "rounds of dot clusters")
+          .integer("erosion", &P::erosion, between(0, 64), "", "cellular-automaton passes (neighbour averaging)")
+          .choice("neighbourhood", &P::neighbourhood,
+                  {{"eight", P::neighbourhood_kind::eight}, {"four", P::neighbourhood_kind::four}},
+                  "eight: 3x3 block incl. the node / 9; four: the 4 edge neighbours / 4")
+          .point_list("falloff", &P::falloff, between(0, 1), 1, 32, "",
+                      "dot survival probability against distance / radius, piecewise linear")
+          .point_list("remap", &P::remap, between(0, 1), 1, 32, "",
+                      "height for a neighbour average after each erosion pass, piecewise linear");
   return s;
 }
 
 void blob_island_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
-  if (std::string problem = check_control_points(falloff, 1); !problem.empty()) problems.emplace_back("falloff", problem);
+  if (std::string problem = check_control_points(falloff, 1); !problem.empty())
+    problems.emplace_back("falloff", problem);
   if (std::string problem = check_control_points(remap, 1); !problem.empty()) problems.emplace_back("remap", problem);
 }
 
@@ -53,12 +55,13 @@ std::vector<float> blob_island_dots(const blob_island_params& p, std::uint64_t s
   const control_curve falloff(p.falloff, control_curve::kind::linear);
   const int clusters = blob_island_clusters(p);
   const int radius = blob_island_radius(p);
-  const double half = n / 2;           // the seed's halfResolution (integer)
-  const double margin = n / 3.0;       // resolution / DOTS_RADIUS_MARGIN
+  const double half = n / 2;      // the seed's halfResolution (integer)
+  const double margin = n / 3.0;  // resolution / DOTS_RADIUS_MARGIN
   const std::uint64_t base = mix64(seed);
   for (int o = 0; o < p.octaves; ++o) {
     for (int c = 0; c < clusters; ++c) {
-      const std::uint64_t stream = hash_combine(hash_combine(base, static_cast<std::uint64_t>(o)), static_cast<std::uint64_t>(c));
+      const std::uint64_t stream =
+          hash_combine(hash_combine(base, static_cast<std::uint64_t>(o)), static_cast<std::uint64_t>(c));
       // Random.insideUnitCircle: uniform in the unit disc.
       const double rho = std::sqrt(unit_double(mix64(stream ^ 0x243f6a8885a308d3ULL)));
       const double phi = 2.0 * std::numbers::pi * unit_double(mix64(stream ^ 0x13198a2e03707344ULL));
@@ -84,7 +87,9 @@ std::vector<float> blob_island_dots(const blob_island_params& p, std::uint64_t s
 std::vector<float> blob_island_average(const std::vector<float>& grid, int n,
                                        blob_island_params::neighbourhood_kind kind, int nthreads) {
   std::vector<float> out(grid.size());
-  auto at = [&](int x, int y) { return grid[static_cast<std::size_t>(y) * static_cast<std::size_t>(n) + static_cast<std::size_t>(x)]; };
+  auto at = [&](int x, int y) {
+    return grid[static_cast<std::size_t>(y) * static_cast<std::size_t>(n) + static_cast<std::size_t>(x)];
+  };
   const bool eight = kind == blob_island_params::neighbourhood_kind::eight;
   parallel_rows(n, nthreads, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y) {
@@ -106,7 +111,8 @@ std::vector<float> blob_island_average(const std::vector<float>& grid, int n,
           if (y > 0) sum += at(x, y - 1);
           result = sum / 4.0;
         }
-        out[static_cast<std::size_t>(y) * static_cast<std::size_t>(n) + static_cast<std::size_t>(x)] = static_cast<float>(result);
+        out[static_cast<std::size_t>(y) * static_cast<std::size_t>(n) + static_cast<std::size_t>(x)] =
+            static_cast<float>(result);
       }
     }
   });
@@ -137,7 +143,8 @@ void apply_blob_island(heightfield& h, const blob_island_params& p, const stage_
   auto node = [&](int x, int y) {
     x = std::clamp(x, 0, n - 1);
     y = std::clamp(y, 0, n - 1);
-    return static_cast<double>(lattice[static_cast<std::size_t>(y) * static_cast<std::size_t>(n) + static_cast<std::size_t>(x)]);
+    return static_cast<double>(
+        lattice[static_cast<std::size_t>(y) * static_cast<std::size_t>(n) + static_cast<std::size_t>(x)]);
   };
   parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {

@@ -5,21 +5,23 @@
 
 #include "landform/core/parallel.hpp"
 #include "landform/core/rng.hpp"
-#include "landform/stages/world_frame.hpp"
+#include "landform/core/world_frame.hpp"
 
 namespace landform {
 
 const param_schema<fault_line_params>& fault_line_params::schema() {
   using P = fault_line_params;
-  static const auto s = param_schema<P>()
-      .integer("iterations", &P::iterations, between(1, 100000), "",
-               "number of faults; about 0.9 of them cross the map; 200 to 1000 look fractal")
-      .number("initial_step", &P::initial_step, at_least(0), "height units", "rise of the first fault")
-      .number("final_step", &P::final_step, at_least(0), "height units",
-              "rise of the last fault; steps shrink linearly in between")
-      .choice("profile", &P::profile, {{"step", P::profile_kind::step}, {"sigmoid", P::profile_kind::sigmoid}},
-              "step: hard cliff along each fault; sigmoid: smooth tanh slope")
-      .number("width", &P::width, above(0), "world units", "sigmoid: half-width of the slope (12% to 88% of the rise)");
+  static const auto s =
+      param_schema<P>()
+          .integer("iterations", &P::iterations, between(1, 100000), "",
+                   "number of faults; about 0.9 of them cross the map; 200 to 1000 look fractal")
+          .number("initial_step", &P::initial_step, at_least(0), "height units", "rise of the first fault")
+          .number("final_step", &P::final_step, at_least(0), "height units",
+                  "rise of the last fault; steps shrink linearly in between")
+          .choice("profile", &P::profile, {{"step", P::profile_kind::step}, {"sigmoid", P::profile_kind::sigmoid}},
+                  "step: hard cliff along each fault; sigmoid: smooth tanh slope")
+          .number("width", &P::width, above(0), "world units",
+                  "sigmoid: half-width of the slope (12% to 88% of the rise)");
   return s;
 }
 

@@ -5,22 +5,27 @@
 #include <numbers>
 
 #include "landform/core/parallel.hpp"
-#include "landform/stages/world_frame.hpp"
+#include "landform/core/world_frame.hpp"
 
 namespace landform {
 
 const param_schema<gradient_params>& gradient_params::schema() {
   using P = gradient_params;
-  static const auto s = param_schema<P>()
-      .choice("shape", &P::shape, {{"linear", P::shape_kind::linear}, {"radial", P::shape_kind::radial}},
-              "linear: a ramp across the world; radial: from a centre outwards")
-      .number("start", &P::start, unbounded(), "height units", "value at the start of the ramp (or at the centre)")
-      .number("end", &P::end, unbounded(), "height units", "value at the end of the ramp (or at the radius and beyond)")
-      .number("angle", &P::angle, between(-360, 360), "degrees",
-              "linear: direction of the ramp, 0 = left to right, 90 = top to bottom")
-      .number("center_x", &P::center_x, unbounded(), "world fraction", "radial: centre column, 0 = left edge, 1 = right edge")
-      .number("center_y", &P::center_y, unbounded(), "world fraction", "radial: centre row, 0 = top edge, 1 = bottom edge")
-      .number("radius", &P::radius, above(0), "smaller world sides", "radial: distance at which the ramp reaches `end`");
+  static const auto s =
+      param_schema<P>()
+          .choice("shape", &P::shape, {{"linear", P::shape_kind::linear}, {"radial", P::shape_kind::radial}},
+                  "linear: a ramp across the world; radial: from a centre outwards")
+          .number("start", &P::start, unbounded(), "height units", "value at the start of the ramp (or at the centre)")
+          .number("end", &P::end, unbounded(), "height units",
+                  "value at the end of the ramp (or at the radius and beyond)")
+          .number("angle", &P::angle, between(-360, 360), "degrees",
+                  "linear: direction of the ramp, 0 = left to right, 90 = top to bottom")
+          .number("center_x", &P::center_x, unbounded(), "world fraction",
+                  "radial: centre column, 0 = left edge, 1 = right edge")
+          .number("center_y", &P::center_y, unbounded(), "world fraction",
+                  "radial: centre row, 0 = top edge, 1 = bottom edge")
+          .number("radius", &P::radius, above(0), "smaller world sides",
+                  "radial: distance at which the ramp reaches `end`");
   return s;
 }
 
@@ -54,8 +59,7 @@ void apply_gradient(heightfield& h, const gradient_params& p, const stage_contex
 
 stage_info gradient_stage_info() {
   return make_stage_info<gradient_params>(
-      "gradient", stage_category::generator, stage_scope::pointwise,
-      "a linear or radial ramp laid out on the world",
+      "gradient", stage_category::generator, stage_scope::pointwise, "a linear or radial ramp laid out on the world",
       "linear: each cell centre is projected on the direction `angle` and the world's extent along it maps to "
       "start..end. radial: start at the centre, end at `radius` smaller-world-sides and beyond (a circle in any "
       "world aspect). Laid out on the world, so tiles agree; use it for tests, tilts and masks.",

@@ -10,25 +10,26 @@
 #include <iterator>
 
 #include "landform/core/parallel.hpp"
-#include "landform/stages/world_frame.hpp"
+#include "landform/core/world_frame.hpp"
 
 namespace landform {
 
 const param_schema<image_params>& image_params::schema() {
   using P = image_params;
-  static const auto s = param_schema<P>()
-      .path("path", &P::path, "the heightmap file; a relative path is relative to the preset file's folder")
-      .choice("format", &P::format,
-              {{"auto", P::format_kind::automatic},
-               {"png", P::format_kind::png},
-               {"raw16", P::format_kind::raw16},
-               {"r32", P::format_kind::r32}},
-              "auto: by extension (.png, .raw or .r16, .r32); png 8/16-bit grey or colour; raw16; r32")
-      .integer("raw_width", &P::raw_width, between(0, 65536), "pixels", "raw16/r32: samples per row; 0 = square")
-      .integer("raw_height", &P::raw_height, between(0, 65536), "pixels", "raw16/r32: rows; 0 = from the file size")
-      .choice("sampling", &P::sampling,
-              {{"bilinear", P::sampling_kind::bilinear}, {"nearest", P::sampling_kind::nearest}},
-              "resampling to the world: bilinear blend or nearest pixel");
+  static const auto s =
+      param_schema<P>()
+          .path("path", &P::path, "the heightmap file; a relative path is relative to the preset file's folder")
+          .choice("format", &P::format,
+                  {{"auto", P::format_kind::automatic},
+                   {"png", P::format_kind::png},
+                   {"raw16", P::format_kind::raw16},
+                   {"r32", P::format_kind::r32}},
+                  "auto: by extension (.png, .raw or .r16, .r32); png 8/16-bit grey or colour; raw16; r32")
+          .integer("raw_width", &P::raw_width, between(0, 65536), "pixels", "raw16/r32: samples per row; 0 = square")
+          .integer("raw_height", &P::raw_height, between(0, 65536), "pixels", "raw16/r32: rows; 0 = from the file size")
+          .choice("sampling", &P::sampling,
+                  {{"bilinear", P::sampling_kind::bilinear}, {"nearest", P::sampling_kind::nearest}},
+                  "resampling to the world: bilinear blend or nearest pixel");
   return s;
 }
 
@@ -36,7 +37,8 @@ image_params::format_kind image_format_of(const image_params& p) {
   using format_kind = image_params::format_kind;
   if (p.format != format_kind::automatic) return p.format;
   std::string ext = std::filesystem::path(p.path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == ".raw" || ext == ".r16") return format_kind::raw16;
   if (ext == ".r32") return format_kind::r32;
   return format_kind::png;
@@ -45,7 +47,8 @@ image_params::format_kind image_format_of(const image_params& p) {
 void image_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    problems.emplace_back("path", "\"" + path + "\" is not a readable file (relative paths start at the working directory)");
+    problems.emplace_back("path",
+                          "\"" + path + "\" is not a readable file (relative paths start at the working directory)");
     return;
   }
   const auto kind = image_format_of(*this);
@@ -58,9 +61,11 @@ void image_params::check(std::vector<std::pair<std::string, std::string>>& probl
     return;
   }
   const std::uintmax_t samples = bytes / per;
-  if (raw_width > 0 && raw_height > 0 && samples != static_cast<std::uintmax_t>(raw_width) * static_cast<std::uintmax_t>(raw_height)) {
+  if (raw_width > 0 && raw_height > 0 &&
+      samples != static_cast<std::uintmax_t>(raw_width) * static_cast<std::uintmax_t>(raw_height)) {
     problems.emplace_back("raw_height", "raw_width x raw_height = " + std::to_string(raw_width) + " x " +
-                                            std::to_string(raw_height) + " but the file holds " + std::to_string(samples) + " samples");
+                                            std::to_string(raw_height) + " but the file holds " +
+                                            std::to_string(samples) + " samples");
   } else if (raw_width > 0 && samples % static_cast<std::uintmax_t>(raw_width) != 0) {
     problems.emplace_back("raw_width", std::to_string(samples) + " samples are not a whole number of rows of " +
                                            std::to_string(raw_width));
@@ -123,8 +128,8 @@ image_data decode_heightmap(const std::vector<std::uint8_t>& bytes, image_params
     if (format == F::raw16) {
       out.values[k] = static_cast<float>((b[0] | (b[1] << 8)) / 65535.0);
     } else {
-      const std::uint32_t bits = std::uint32_t{b[0]} | (std::uint32_t{b[1]} << 8) | (std::uint32_t{b[2]} << 16) |
-                                 (std::uint32_t{b[3]} << 24);
+      const std::uint32_t bits =
+          std::uint32_t{b[0]} | (std::uint32_t{b[1]} << 8) | (std::uint32_t{b[2]} << 16) | (std::uint32_t{b[3]} << 24);
       std::memcpy(&out.values[k], &bits, sizeof bits);
     }
   }
@@ -143,7 +148,8 @@ void apply_image(heightfield& h, const image_params& p, const stage_context& ctx
   auto pixel = [&](long long x, long long y) {
     x = std::clamp<long long>(x, 0, img.width - 1);
     y = std::clamp<long long>(y, 0, img.height - 1);
-    return static_cast<double>(img.values[static_cast<std::size_t>(y) * static_cast<std::size_t>(img.width) + static_cast<std::size_t>(x)]);
+    return static_cast<double>(
+        img.values[static_cast<std::size_t>(y) * static_cast<std::size_t>(img.width) + static_cast<std::size_t>(x)]);
   };
   const bool nearest = p.sampling == image_params::sampling_kind::nearest;
   parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {

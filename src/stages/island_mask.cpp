@@ -4,31 +4,36 @@
 #include <cmath>
 
 #include "landform/core/parallel.hpp"
-#include "landform/stages/world_frame.hpp"
+#include "landform/core/world_frame.hpp"
 
 namespace landform {
 
 const param_schema<island_mask_params>& island_mask_params::schema() {
   using P = island_mask_params;
-  static const auto s = param_schema<P>()
-      .choice("shape", &P::shape, {{"radial", P::shape_kind::radial}, {"square", P::shape_kind::square}},
-              "radial: Euclidean distance from the centre; square: the larger of the x and y distances")
-      .choice("fit", &P::fit, {{"world", P::fit_kind::world}, {"circle", P::fit_kind::circle}},
+  static const auto s =
+      param_schema<P>()
+          .choice("shape", &P::shape, {{"radial", P::shape_kind::radial}, {"square", P::shape_kind::square}},
+                  "radial: Euclidean distance from the centre; square: the larger of the x and y distances")
+          .choice(
+              "fit", &P::fit, {{"world", P::fit_kind::world}, {"circle", P::fit_kind::circle}},
               "world: stretched to fill the world; circle: round (square) in world units, sized by the smaller side")
-      .number("inner", &P::inner, at_least(0), "normalised distance", "the mask is 1 out to this distance (1 = edge middle)")
-      .number("outer", &P::outer, above(0), "normalised distance", "the mask reaches 0 at this distance")
-      .choice("curve", &P::curve,
-              {{"linear", P::curve_kind::linear},
-               {"smoothstep", P::curve_kind::smoothstep},
-               {"smootherstep", P::curve_kind::smootherstep}},
-              "shape of the falloff between inner and outer")
-      .number("exponent", &P::exponent, between(0.05, 20), "", "t^exponent before the curve; > 1 keeps the coast high longer");
+          .number("inner", &P::inner, at_least(0), "normalised distance",
+                  "the mask is 1 out to this distance (1 = edge middle)")
+          .number("outer", &P::outer, above(0), "normalised distance", "the mask reaches 0 at this distance")
+          .choice("curve", &P::curve,
+                  {{"linear", P::curve_kind::linear},
+                   {"smoothstep", P::curve_kind::smoothstep},
+                   {"smootherstep", P::curve_kind::smootherstep}},
+                  "shape of the falloff between inner and outer")
+          .number("exponent", &P::exponent, between(0.05, 20), "",
+                  "t^exponent before the curve; > 1 keeps the coast high longer");
   return s;
 }
 
 void island_mask_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
   if (!(outer > inner)) {
-    problems.emplace_back("outer", std::to_string(outer) + " must be greater than inner (" + std::to_string(inner) + ")");
+    problems.emplace_back("outer",
+                          std::to_string(outer) + " must be greater than inner (" + std::to_string(inner) + ")");
   }
 }
 

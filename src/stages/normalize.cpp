@@ -8,14 +8,15 @@ namespace landform {
 
 const param_schema<normalize_params>& normalize_params::schema() {
   using P = normalize_params;
-  static const auto s = param_schema<P>()
-      .choice("mode", &P::mode, {{"range", P::kind::range}, {"min_max", P::kind::min_max}},
-              "range: map [input_min, input_max]; min_max: map the map's own lowest..highest cell")
-      .number("input_min", &P::input_min, unbounded(), "height units", "range mode: height that maps to output_min")
-      .number("input_max", &P::input_max, unbounded(), "height units", "range mode: height that maps to output_max")
-      .number("output_min", &P::output_min, unbounded(), "height units", "lower end of the result")
-      .number("output_max", &P::output_max, unbounded(), "height units", "upper end of the result")
-      .boolean("clamp", &P::clamp, "clamp results into [output_min, output_max]");
+  static const auto s =
+      param_schema<P>()
+          .choice("mode", &P::mode, {{"range", P::kind::range}, {"min_max", P::kind::min_max}},
+                  "range: map [input_min, input_max]; min_max: map the map's own lowest..highest cell")
+          .number("input_min", &P::input_min, unbounded(), "height units", "range mode: height that maps to output_min")
+          .number("input_max", &P::input_max, unbounded(), "height units", "range mode: height that maps to output_max")
+          .number("output_min", &P::output_min, unbounded(), "height units", "lower end of the result")
+          .number("output_max", &P::output_max, unbounded(), "height units", "upper end of the result")
+          .boolean("clamp", &P::clamp, "clamp results into [output_min, output_max]");
   return s;
 }
 

@@ -6,10 +6,11 @@ namespace landform {
 
 const param_schema<olsen_erosion_params>& olsen_erosion_params::schema() {
   using P = olsen_erosion_params;
-  static const auto s = param_schema<P>()
-      .number("smoothness", &P::smoothness, above(0), "height units x world width",
-              "drops up to smoothness / world width (per cell) are flattened; larger drops stay as cliffs")
-      .integer("iterations", &P::iterations, between(1, 10000), "passes", "number of erosion passes");
+  static const auto s =
+      param_schema<P>()
+          .number("smoothness", &P::smoothness, above(0), "height units x world width",
+                  "drops up to smoothness / world width (per cell) are flattened; larger drops stay as cliffs")
+          .integer("iterations", &P::iterations, between(1, 10000), "passes", "number of erosion passes");
   return s;
 }
 

@@ -13,16 +13,17 @@ namespace landform {
 
 const param_schema<opensimplex_params>& opensimplex_params::schema() {
   using P = opensimplex_params;
-  static const auto s = param_schema<P>()
-      .number("feature_size", &P::feature_size, above(0), "world units",
-              "size of the largest features: world distance per noise unit of octave 1")
-      .integer("octaves", &P::octaves, between(1, 16), "", "number of fBm octaves summed")
-      .number("lacunarity", &P::lacunarity, between(1, 8), "", "frequency multiplier from one octave to the next")
-      .number("gain", &P::gain, between(0, 1), "", "amplitude multiplier from one octave to the next (persistence)")
-      .number("amplitude", &P::amplitude, between(-1e6, 1e6), "height units", "amplitude of the first octave")
-      .number("z", &P::z, unbounded(), "noise units", "slice of 3D noise to sample; animate it for variations")
-      .choice("dimensions", &P::dimensions, {{"3d", P::dims::three}, {"2d", P::dims::two}},
-              "3d samples eval(x, y, z) as the tutorial does; 2d samples eval(x, y)");
+  static const auto s =
+      param_schema<P>()
+          .number("feature_size", &P::feature_size, above(0), "world units",
+                  "size of the largest features: world distance per noise unit of octave 1")
+          .integer("octaves", &P::octaves, between(1, 16), "", "number of fBm octaves summed")
+          .number("lacunarity", &P::lacunarity, between(1, 8), "", "frequency multiplier from one octave to the next")
+          .number("gain", &P::gain, between(0, 1), "", "amplitude multiplier from one octave to the next (persistence)")
+          .number("amplitude", &P::amplitude, between(-1e6, 1e6), "height units", "amplitude of the first octave")
+          .number("z", &P::z, unbounded(), "noise units", "slice of 3D noise to sample; animate it for variations")
+          .choice("dimensions", &P::dimensions, {{"3d", P::dims::three}, {"2d", P::dims::two}},
+                  "3d samples eval(x, y, z) as the tutorial does; 2d samples eval(x, y)");
   return s;
 }
 
@@ -34,8 +35,8 @@ void check_noise_domain(const region& r, const opensimplex_params& p, double top
   constexpr double k_limit = 1e9;
   const double far_x = std::max(std::abs(r.world_x(0)), std::abs(r.world_x(r.width - 1)));
   const double far_y = std::max(std::abs(r.world_y(0)), std::abs(r.world_y(r.height - 1)));
-  const double reach = std::max({far_x * top_scale / p.feature_size, far_y * top_scale / p.feature_size,
-                                 std::abs(p.z) * top_scale});
+  const double reach =
+      std::max({far_x * top_scale / p.feature_size, far_y * top_scale / p.feature_size, std::abs(p.z) * top_scale});
   if (reach > k_limit) {
     char text[200];
     std::snprintf(text, sizeof text,

@@ -11,13 +11,14 @@ namespace landform {
 
 const param_schema<perturb_params>& perturb_params::schema() {
   using P = perturb_params;
-  static const auto s = param_schema<P>()
-      .number("frequency", &P::frequency, above_to(0, 1e6), "cycles per world width",
-              "how many displacement waves cross the world; higher = finer wobble")
-      .number("magnitude", &P::magnitude, between(0, 1e6), "cells", "largest displacement of a cell")
-      .choice("sampling", &P::sampling,
-              {{"bilinear", P::sampling_mode::bilinear}, {"nearest", P::sampling_mode::nearest}},
-              "nearest = the tutorial's truncated integer offsets; bilinear = smooth fractional offsets");
+  static const auto s =
+      param_schema<P>()
+          .number("frequency", &P::frequency, above_to(0, 1e6), "cycles per world width",
+                  "how many displacement waves cross the world; higher = finer wobble")
+          .number("magnitude", &P::magnitude, between(0, 1e6), "cells", "largest displacement of a cell")
+          .choice("sampling", &P::sampling,
+                  {{"bilinear", P::sampling_mode::bilinear}, {"nearest", P::sampling_mode::nearest}},
+                  "nearest = the tutorial's truncated integer offsets; bilinear = smooth fractional offsets");
   return s;
 }
 

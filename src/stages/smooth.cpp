@@ -9,13 +9,14 @@ namespace landform {
 
 const param_schema<smooth_params>& smooth_params::schema() {
   using P = smooth_params;
-  static const auto s = param_schema<P>()
-      .choice("method", &P::method,
-              {{"gaussian", P::kind::gaussian}, {"box", P::kind::box}, {"tutorial", P::kind::tutorial}},
-              "gaussian or box: separable, edge-clamped; tutorial: the in-place 3x3 Smoothen() of seed 000")
-      .number("sigma", &P::sigma, between(0.1, 256), "cells", "gaussian standard deviation")
-      .integer("radius", &P::radius, between(1, 256), "cells", "box half-width; the window is 2 radius + 1 cells")
-      .integer("iterations", &P::iterations, between(1, 1000), "passes", "times the filter is applied");
+  static const auto s =
+      param_schema<P>()
+          .choice("method", &P::method,
+                  {{"gaussian", P::kind::gaussian}, {"box", P::kind::box}, {"tutorial", P::kind::tutorial}},
+                  "gaussian or box: separable, edge-clamped; tutorial: the in-place 3x3 Smoothen() of seed 000")
+          .number("sigma", &P::sigma, between(0.1, 256), "cells", "gaussian standard deviation")
+          .integer("radius", &P::radius, between(1, 256), "cells", "box half-width; the window is 2 radius + 1 cells")
+          .integer("iterations", &P::iterations, between(1, 1000), "passes", "times the filter is applied");
   return s;
 }
 
@@ -50,7 +51,8 @@ void separable_pass(heightfield& h, const std::vector<double>& kernel, int nthre
       float* dst = tmp.data() + static_cast<std::size_t>(j) * w;
       for (int i = 0; i < w; ++i) {
         double sum = 0.0;
-        for (int k = 0; k <= 2 * r; ++k) sum += kernel[static_cast<std::size_t>(k)] * padded[static_cast<std::size_t>(i + k)];
+        for (int k = 0; k <= 2 * r; ++k)
+          sum += kernel[static_cast<std::size_t>(k)] * padded[static_cast<std::size_t>(i + k)];
         dst[i] = static_cast<float>(sum);
       }
     }

@@ -15,26 +15,31 @@ namespace landform {
 const param_schema<value_noise_params>& value_noise_params::schema() {
   using P = value_noise_params;
   using I = P::interpolation_kind;
-  static const auto s = param_schema<P>()
-      .choice("mode", &P::mode, {{"multiresolution", P::mode_kind::multiresolution}, {"fbm", P::mode_kind::fbm}},
-              "multiresolution: seed 001's passes, finest first, each twice as coarse; fbm: the usual octave sum")
-      .choice("interpolation", &P::interpolation,
-              {{"cosine", I::cosine}, {"linear", I::linear}, {"cubic", I::cubic}, {"quintic", I::quintic},
-               {"catmull_rom", I::catmull_rom}},
-              "between lattice values: cosine (seed 001), linear, cubic or quintic fades, bicubic catmull_rom")
-      .number("scale", &P::scale, above(0), "height units", "multiresolution: maximum height of the finest pass")
-      .number("multiplier", &P::multiplier, above_to(0, 16), "",
-              "multiresolution: amplitude of each pass over the previous, finer one")
-      .integer("passes", &P::passes, between(0, 40), "",
-               "multiresolution: number of passes; 0 = floor(log2(world extent / spacing))")
-      .number("spacing", &P::spacing, above(0), "world units", "multiresolution: lattice spacing of the finest pass")
-      .number("feature_size", &P::feature_size, above(0), "world units", "fbm: lattice spacing of the first octave")
-      .integer("octaves", &P::octaves, between(1, 24), "", "fbm: number of octaves")
-      .number("lacunarity", &P::lacunarity, between(1, 8), "", "fbm: frequency ratio between octaves")
-      .number("gain", &P::gain, between(0, 1), "", "fbm: amplitude ratio between octaves (persistence)")
-      .number("amplitude", &P::amplitude, unbounded(), "height units", "fbm: amplitude of the first octave")
-      .boolean("normalize", &P::normalize,
-               "divide by the sum of the amplitudes: [0, 1] (multiresolution) or [-1, 1] (fbm)");
+  static const auto s =
+      param_schema<P>()
+          .choice("mode", &P::mode, {{"multiresolution", P::mode_kind::multiresolution}, {"fbm", P::mode_kind::fbm}},
+                  "multiresolution: seed 001's passes, finest first, each twice as coarse; fbm: the usual octave sum")
+          .choice("interpolation", &P::interpolation,
+                  {{"cosine", I::cosine},
+                   {"linear", I::linear},
+                   {"cubic", I::cubic},
+                   {"quintic", I::quintic},
+                   {"catmull_rom", I::catmull_rom}},
+                  "between lattice values: cosine (seed 001), linear, cubic or quintic fades, bicubic catmull_rom")
+          .number("scale", &P::scale, above(0), "height units", "multiresolution: maximum height of the finest pass")
+          .number("multiplier", &P::multiplier, above_to(0, 16), "",
+                  "multiresolution: amplitude of each pass over the previous, finer one")
+          .integer("passes", &P::passes, between(0, 40), "",
+                   "multiresolution: number of passes; 0 = floor(log2(world extent / spacing))")
+          .number("spacing", &P::spacing, above(0), "world units",
+                  "multiresolution: lattice spacing of the finest pass")
+          .number("feature_size", &P::feature_size, above(0), "world units", "fbm: lattice spacing of the first octave")
+          .integer("octaves", &P::octaves, between(1, 24), "", "fbm: number of octaves")
+          .number("lacunarity", &P::lacunarity, between(1, 8), "", "fbm: frequency ratio between octaves")
+          .number("gain", &P::gain, between(0, 1), "", "fbm: amplitude ratio between octaves (persistence)")
+          .number("amplitude", &P::amplitude, unbounded(), "height units", "fbm: amplitude of the first octave")
+          .boolean("normalize", &P::normalize,
+                   "divide by the sum of the amplitudes: [0, 1] (multiresolution) or [-1, 1] (fbm)");
   return s;
 }
 
@@ -62,17 +67,23 @@ struct layer {
 
 double fade(double t, interp kind) {
   switch (kind) {
-    case interp::linear: return t;
-    case interp::cosine: return (1.0 - std::cos(std::numbers::pi * t)) / 2.0;
-    case interp::cubic: return t * t * (3.0 - 2.0 * t);
-    case interp::quintic: return t * t * t * (t * (t * 6.0 - 15.0) + 10.0);
-    case interp::catmull_rom: return t;  // not used
+    case interp::linear:
+      return t;
+    case interp::cosine:
+      return (1.0 - std::cos(std::numbers::pi * t)) / 2.0;
+    case interp::cubic:
+      return t * t * (3.0 - 2.0 * t);
+    case interp::quintic:
+      return t * t * t * (t * (t * 6.0 - 15.0) + 10.0);
+    case interp::catmull_rom:
+      return t;  // not used
   }
   return t;
 }
 
 double lattice(std::uint64_t stream, std::int64_t ix, std::int64_t iy) {
-  return unit_double(hash_combine(hash_combine(stream, static_cast<std::uint64_t>(ix)), static_cast<std::uint64_t>(iy)));
+  return unit_double(
+      hash_combine(hash_combine(stream, static_cast<std::uint64_t>(ix)), static_cast<std::uint64_t>(iy)));
 }
 
 // Catmull-Rom weights for the four values at -1, 0, 1, 2 around t in [0, 1).

@@ -7,36 +7,42 @@
 
 #include "landform/core/parallel.hpp"
 #include "landform/core/rng.hpp"
-#include "landform/stages/world_frame.hpp"
+#include "landform/core/world_frame.hpp"
 
 namespace landform {
 
 const param_schema<voronoi_params>& voronoi_params::schema() {
   using P = voronoi_params;
-  static const auto s = param_schema<P>()
-      .choice("mode", &P::mode,
-              {{"elevation", P::mode_kind::elevation},
-               {"f1", P::mode_kind::f1},
-               {"f2", P::mode_kind::f2},
-               {"f2_minus_f1", P::mode_kind::f2_minus_f1},
-               {"cell_value", P::mode_kind::cell_value}},
-              "elevation: seed 002's island polygon map; f1, f2, f2_minus_f1: Worley distances; cell_value: random per cell")
-      .number("grid_size", &P::grid_size, between(0.25, 65536), "sites per world width",
-              "jittered-grid density: about grid_size^2 cells over a square world")
-      .number("jitter", &P::jitter, between(0, 0.5), "grid spacings", "largest offset of a site from its grid point")
-      .choice("distribution", &P::distribution,
-              {{"triangular", P::distribution_kind::triangular}, {"uniform", P::distribution_kind::uniform}},
-              "site offsets: jitter * (r1 - r2) as in seed 002, or jitter * (2r - 1)")
-      .choice("metric", &P::metric,
-              {{"euclidean", P::metric_kind::euclidean},
-               {"manhattan", P::metric_kind::manhattan},
-               {"chebyshev", P::metric_kind::chebyshev}},
-              "distance for the partition and the F values")
-      .choice("island", &P::island,
-              {{"square", P::island_kind::square}, {"euclidean", P::island_kind::euclidean}, {"none", P::island_kind::none}},
-              "elevation: island shaping (1 + e - d) / 2 with d = 2 max(|x|, |y|), 2 |(x, y)|, or none")
-      .number("wavelength", &P::wavelength, above(0), "world widths", "elevation noise wavelength")
-      .number("moisture_wavelength", &P::moisture_wavelength, above(0), "world widths", "moisture noise wavelength");
+  static const auto s =
+      param_schema<P>()
+          .choice("mode", &P::mode,
+                  {{"elevation", P::mode_kind::elevation},
+                   {"f1", P::mode_kind::f1},
+                   {"f2", P::mode_kind::f2},
+                   {"f2_minus_f1", P::mode_kind::f2_minus_f1},
+                   {"cell_value", P::mode_kind::cell_value}},
+                  "elevation: seed 002's island polygon map; f1, f2, f2_minus_f1: Worley distances; cell_value: random "
+                  "per cell")
+          .number("grid_size", &P::grid_size, between(0.25, 65536), "sites per world width",
+                  "jittered-grid density: about grid_size^2 cells over a square world")
+          .number("jitter", &P::jitter, between(0, 0.5), "grid spacings",
+                  "largest offset of a site from its grid point")
+          .choice("distribution", &P::distribution,
+                  {{"triangular", P::distribution_kind::triangular}, {"uniform", P::distribution_kind::uniform}},
+                  "site offsets: jitter * (r1 - r2) as in seed 002, or jitter * (2r - 1)")
+          .choice("metric", &P::metric,
+                  {{"euclidean", P::metric_kind::euclidean},
+                   {"manhattan", P::metric_kind::manhattan},
+                   {"chebyshev", P::metric_kind::chebyshev}},
+                  "distance for the partition and the F values")
+          .choice("island", &P::island,
+                  {{"square", P::island_kind::square},
+                   {"euclidean", P::island_kind::euclidean},
+                   {"none", P::island_kind::none}},
+                  "elevation: island shaping (1 + e - d) / 2 with d = 2 max(|x|, |y|), 2 |(x, y)|, or none")
+          .number("wavelength", &P::wavelength, above(0), "world widths", "elevation noise wavelength")
+          .number("moisture_wavelength", &P::moisture_wavelength, above(0), "world widths",
+                  "moisture noise wavelength");
   return s;
 }
 
@@ -56,7 +62,7 @@ std::uint64_t cell_hash(std::uint64_t stream, std::int64_t i, std::int64_t j) {
 // stream instead of a permuted table. Result in [-1, 1].
 double simplex2(std::uint64_t stream, double x, double y) {
   static constexpr double k_grad[12][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}, {1, 0}, {-1, 0},
-                                           {1, 0}, {-1, 0}, {0, 1},  {0, -1}, {0, 1}, {0, -1}};
+                                           {1, 0}, {-1, 0}, {0, 1},  {0, -1},  {0, 1}, {0, -1}};
   const double f2 = 0.5 * (std::sqrt(3.0) - 1.0);
   const double g2 = (3.0 - std::sqrt(3.0)) / 6.0;
   const double s = (x + y) * f2;
@@ -79,9 +85,9 @@ double simplex2(std::uint64_t stream, double x, double y) {
 }
 
 struct layout {
-  double spacing;      // cells per grid spacing
+  double spacing;  // cells per grid spacing
   double grid_size;
-  double aspect;       // world height / width
+  double aspect;  // world height / width
   std::uint64_t site, elevation, moisture, value;
 };
 
@@ -112,9 +118,12 @@ void site_of(const voronoi_params& p, const layout& l, std::int64_t i, std::int6
 
 double distance(voronoi_params::metric_kind m, double dx, double dy) {
   switch (m) {
-    case voronoi_params::metric_kind::euclidean: return std::sqrt(dx * dx + dy * dy);
-    case voronoi_params::metric_kind::manhattan: return std::abs(dx) + std::abs(dy);
-    case voronoi_params::metric_kind::chebyshev: return std::max(std::abs(dx), std::abs(dy));
+    case voronoi_params::metric_kind::euclidean:
+      return std::sqrt(dx * dx + dy * dy);
+    case voronoi_params::metric_kind::manhattan:
+      return std::abs(dx) + std::abs(dy);
+    case voronoi_params::metric_kind::chebyshev:
+      return std::max(std::abs(dx), std::abs(dy));
   }
   return 0.0;
 }
@@ -169,9 +178,8 @@ void add_site_values(const voronoi_params& p, const layout& l, voronoi_sample& s
 }
 
 voronoi_sample sample_at(const voronoi_params& p, const layout& l, double x, double y) {
-  voronoi_sample s = sample_with(p, l, x, y, true, [&](std::int64_t i, std::int64_t j, double& sx, double& sy) {
-    site_of(p, l, i, j, sx, sy);
-  });
+  voronoi_sample s = sample_with(
+      p, l, x, y, true, [&](std::int64_t i, std::int64_t j, double& sx, double& sy) { site_of(p, l, i, j, sx, sy); });
   add_site_values(p, l, s);
   return s;
 }
@@ -207,8 +215,8 @@ void apply_voronoi(heightfield& h, const voronoi_params& p, const stage_context&
     std::vector<double> sites;
     for (int j = y0; j < y1; ++j) {
       float* out = h.row(j);
-      float* wet = moisture ? moisture->data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(h.width())
-                            : nullptr;
+      float* wet =
+          moisture ? moisture->data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(h.width()) : nullptr;
       const double y = frame.cells_y(j);
       const std::int64_t ky0 = grid_index(y) - reach;
       if (table) {
@@ -223,25 +231,37 @@ void apply_voronoi(heightfield& h, const voronoi_params& p, const stage_context&
       for (int i = 0; i < h.width(); ++i) {
         voronoi_sample s;
         if (table) {
-          s = sample_with(p, l, frame.cells_x(i), y, need_f2, [&](std::int64_t gi, std::int64_t gj, double& sx, double& sy) {
-            const double* at = &sites[(static_cast<std::size_t>(gj - ky0) * static_cast<std::size_t>(columns) +
-                                       static_cast<std::size_t>(gi - kx0)) * 2];
-            sx = at[0];
-            sy = at[1];
-          });
+          s = sample_with(
+              p, l, frame.cells_x(i), y, need_f2, [&](std::int64_t gi, std::int64_t gj, double& sx, double& sy) {
+                const double* at = &sites[(static_cast<std::size_t>(gj - ky0) * static_cast<std::size_t>(columns) +
+                                           static_cast<std::size_t>(gi - kx0)) *
+                                          2];
+                sx = at[0];
+                sy = at[1];
+              });
         } else {
-          s = sample_with(p, l, frame.cells_x(i), y, need_f2, [&](std::int64_t gi, std::int64_t gj, double& sx, double& sy) {
-            site_of(p, l, gi, gj, sx, sy);
-          });
+          s = sample_with(
+              p, l, frame.cells_x(i), y, need_f2,
+              [&](std::int64_t gi, std::int64_t gj, double& sx, double& sy) { site_of(p, l, gi, gj, sx, sy); });
         }
         add_site_values(p, l, s);
         double v = 0.0;
         switch (p.mode) {
-          case M::elevation: v = s.elevation; break;
-          case M::f1: v = s.f1; break;
-          case M::f2: v = s.f2; break;
-          case M::f2_minus_f1: v = s.f2 - s.f1; break;
-          case M::cell_value: v = s.cell_value; break;
+          case M::elevation:
+            v = s.elevation;
+            break;
+          case M::f1:
+            v = s.f1;
+            break;
+          case M::f2:
+            v = s.f2;
+            break;
+          case M::f2_minus_f1:
+            v = s.f2 - s.f1;
+            break;
+          case M::cell_value:
+            v = s.cell_value;
+            break;
         }
         out[i] = static_cast<float>(v);
         if (wet) wet[i] = static_cast<float>(s.moisture);

@@ -57,8 +57,12 @@ struct spawn_actions {
 
 }  // namespace
 
-std::vector<std::string> cli_result::err_lines() const { return split_lines(err); }
-std::vector<std::string> cli_result::out_lines() const { return split_lines(out); }
+std::vector<std::string> cli_result::err_lines() const {
+  return split_lines(err);
+}
+std::vector<std::string> cli_result::out_lines() const {
+  return split_lines(out);
+}
 
 cli_result run_cli(const std::vector<std::string>& args, const fs::path& cwd) {
   // Captures live in their own directory, never in the test's directory, so
@@ -78,10 +82,10 @@ cli_result run_cli(const std::vector<std::string>& args, const fs::path& cwd) {
   spawn_actions fa;
   if (!cwd.empty()) REQUIRE(::posix_spawn_file_actions_addchdir_np(&fa.actions, cwd.c_str()) == 0);
   REQUIRE(::posix_spawn_file_actions_addopen(&fa.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0) == 0);
-  REQUIRE(::posix_spawn_file_actions_addopen(&fa.actions, STDOUT_FILENO, out_file.c_str(),
-                                             O_WRONLY | O_CREAT | O_TRUNC, 0644) == 0);
-  REQUIRE(::posix_spawn_file_actions_addopen(&fa.actions, STDERR_FILENO, err_file.c_str(),
-                                             O_WRONLY | O_CREAT | O_TRUNC, 0644) == 0);
+  REQUIRE(::posix_spawn_file_actions_addopen(&fa.actions, STDOUT_FILENO, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                             0644) == 0);
+  REQUIRE(::posix_spawn_file_actions_addopen(&fa.actions, STDERR_FILENO, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                             0644) == 0);
 
   pid_t pid = 0;
   const int spawned = ::posix_spawn(&pid, argv[0], &fa.actions, nullptr, argv.data(), environ);
@@ -149,7 +153,9 @@ std::string read_text(const fs::path& file) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-fs::path source_path(const std::string& relative) { return fs::path(LANDFORM_SOURCE_DIR) / relative; }
+fs::path source_path(const std::string& relative) {
+  return fs::path(LANDFORM_SOURCE_DIR) / relative;
+}
 
 std::vector<fs::path> shipped_presets() {
   std::vector<fs::path> presets;

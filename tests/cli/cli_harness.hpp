@@ -31,7 +31,7 @@ cli_result run_cli(const std::vector<std::string>& args, const std::filesystem::
 /// A fresh, empty directory under std::filesystem::temp_directory_path(),
 /// removed with everything in it when the object is destroyed.
 class temp_dir {
-public:
+ public:
   temp_dir();
   ~temp_dir();
   temp_dir(const temp_dir&) = delete;
@@ -43,7 +43,7 @@ public:
   /// Writes `text` to path() / relative (creating parent folders); returns the full path.
   std::filesystem::path write(const std::string& relative, const std::string& text) const;
 
-private:
+ private:
   std::filesystem::path m_path;
 };
 

@@ -21,7 +21,7 @@
 
 #include "cli/cli_harness.hpp"
 #include "landform/io/sha256.hpp"
-#include "landform/pipeline/outputs.hpp"
+#include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/preset.hpp"
 #include "landform/pipeline/registry.hpp"
@@ -77,7 +77,9 @@ void require_identical(const fs::path& a, const fs::path& b) {
   }
 }
 
-std::string sha256_of(const bytes_t& bytes) { return landform::sha256_hex(bytes.data(), bytes.size()); }
+std::string sha256_of(const bytes_t& bytes) {
+  return landform::sha256_hex(bytes.data(), bytes.size());
+}
 
 std::uint32_t read_be32(const std::uint8_t* p) {
   return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
@@ -220,7 +222,8 @@ TEST_CASE("cli build: png16, png8, raw16 and r32 agree, read by an independent d
     stbi_us* pixels = stbi_load_16_from_memory(png.data(), static_cast<int>(png.size()), &w, &h, &channels, 0);
     INFO("stb_image: " << (pixels ? "ok" : stbi_failure_reason()));
     REQUIRE(pixels != nullptr);
-    const std::vector<std::uint16_t> decoded(pixels, pixels + static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
+    const std::vector<std::uint16_t> decoded(pixels,
+                                             pixels + static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
     stbi_image_free(pixels);
     CHECK(w == k_width);
     CHECK(h == k_height);
@@ -285,8 +288,8 @@ TEST_CASE("cli build: the manifest describes the build and hashes every file", "
     CHECK(preset.at("seed") == 42);
     CHECK(preset.at("size") == json::array({80, 48}));
     CHECK(hash == landform::preset_hash(preset));
-    CHECK(hash == landform::sha256_hex(reinterpret_cast<const std::uint8_t*>(preset.dump().data()),
-                                       preset.dump().size()));
+    CHECK(hash ==
+          landform::sha256_hex(reinterpret_cast<const std::uint8_t*>(preset.dump().data()), preset.dump().size()));
     const json original = landform::load_preset_file(source_path("presets/tutorial.json"));
     REQUIRE(preset.at("stages").size() == original.at("stages").size());
     for (std::size_t k = 0; k < preset.at("stages").size(); ++k) {

@@ -204,10 +204,10 @@ TEST_CASE("cli: an output whose final name is a directory leaves no other file b
 
 TEST_CASE("cli: bad command-line usage exits with 2 and writes nothing", "[cli][errors]") {
   const std::vector<std::vector<std::string>> cases = {
-      {"--no-such-flag"},      {"--threads", "-1"},        {"--threads", "many"}, {"--size", "0"},
-      {"--size", "abc"},       {"--size", "64x"},          {"--size", "0x5"},     {"--size", "64x64x64"},
-      {"--seed", "abc"},       {"--set", "nokey"},         {"--set", "=3"},       {"--set", "stages.x.magnitude=1"},
-      {"--set", "size.a=1"},   {"a.json", "extra.json"},
+      {"--no-such-flag"},    {"--threads", "-1"},      {"--threads", "many"}, {"--size", "0"},
+      {"--size", "abc"},     {"--size", "64x"},        {"--size", "0x5"},     {"--size", "64x64x64"},
+      {"--seed", "abc"},     {"--set", "nokey"},       {"--set", "=3"},       {"--set", "stages.x.magnitude=1"},
+      {"--set", "size.a=1"}, {"a.json", "extra.json"},
   };
   for (const auto& extra : cases) {
     std::string joined;
@@ -299,7 +299,8 @@ TEST_CASE("cli: validate checks without writing anything", "[cli][errors][valida
     CHECK(lines.size() == 3);
     for (const auto& line : lines) CHECK(line.rfind("landform: error: ", 0) == 0);
     const auto mentions = [&](const std::string& what) {
-      return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; });
+      return std::any_of(lines.begin(), lines.end(),
+                         [&](const std::string& l) { return l.find(what) != std::string::npos; });
     };
     CHECK(mentions("sead: unknown key; did you mean \"seed\""));
     CHECK(mentions("stages[1] (perturb).magnitude: -3 is below the minimum 0"));
@@ -444,6 +445,10 @@ TEST_CASE("cli: a number too large for a double is a preset error (exit 2)", "[c
 TEST_CASE("cli: a seed outside the signed 64-bit range is rejected", "[cli][errors]") {
   // Today --seed 99999999999999999999 is clamped to 2^63-1 and the build
   // succeeds, and a preset "seed": 18446744073709551615 wraps to -1.
-  SECTION("--seed") { build_fails(k_good_preset, 2, {"--seed", "99999999999999999999"}); }
-  SECTION("preset seed") { build_fails(edited("\"seed\": 7", "\"seed\": 18446744073709551615"), 2); }
+  SECTION("--seed") {
+    build_fails(k_good_preset, 2, {"--seed", "99999999999999999999"});
+  }
+  SECTION("preset seed") {
+    build_fails(edited("\"seed\": 7", "\"seed\": 18446744073709551615"), 2);
+  }
 }

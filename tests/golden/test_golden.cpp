@@ -15,7 +15,7 @@
 
 #include "landform/io/sha256.hpp"
 #include "landform/outputs/output_kind.hpp"
-#include "landform/pipeline/outputs.hpp"
+#include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/preset.hpp"
 

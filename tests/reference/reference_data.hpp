@@ -11,7 +11,9 @@
 
 namespace landform_test {
 
-inline std::string reference_dir() { return std::string(LANDFORM_SHARED_DIR) + "/reference"; }
+inline std::string reference_dir() {
+  return std::string(LANDFORM_SHARED_DIR) + "/reference";
+}
 
 inline bool reference_required() {
   const char* ci = std::getenv("CI");
@@ -22,11 +24,11 @@ inline bool reference_required() {
 
 /// Returns from the test (with a warning) when the reference data is absent
 /// outside CI; in CI, fails.
-#define LANDFORM_NEED_REFERENCE_DATA()                                                                     \
-  do {                                                                                                     \
-    if (!std::filesystem::is_directory(landform_test::reference_dir())) {                                  \
+#define LANDFORM_NEED_REFERENCE_DATA()                                                                             \
+  do {                                                                                                             \
+    if (!std::filesystem::is_directory(landform_test::reference_dir())) {                                          \
       if (landform_test::reference_required()) FAIL("reference data missing: " << landform_test::reference_dir()); \
-      WARN("reference data not found at " << landform_test::reference_dir() << "; test skipped");         \
-      return;                                                                                              \
-    }                                                                                                      \
+      WARN("reference data not found at " << landform_test::reference_dir() << "; test skipped");                  \
+      return;                                                                                                      \
+    }                                                                                                              \
   } while (false)

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "landform/io/quantize.hpp"
-#include "reference/reference_data.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/preset.hpp"
 #include "landform/stages/normalize.hpp"
@@ -22,6 +21,7 @@
 #include "landform/stages/opensimplex.hpp"
 #include "landform/stages/perturb.hpp"
 #include "landform/stages/smooth.hpp"
+#include "reference/reference_data.hpp"
 
 namespace {
 

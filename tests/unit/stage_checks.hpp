@@ -17,7 +17,7 @@
 #include "landform/core/error.hpp"
 #include "landform/core/heightfield.hpp"
 #include "landform/pipeline/pipeline.hpp"
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform_test {
 
@@ -62,7 +62,10 @@ inline bool bit_equal(const landform::heightfield& a, const landform::heightfiel
 
 /// A preset of one stage entry (or several) with an r32 height output.
 inline json preset_of(const json& stages, json size, std::int64_t seed = 7) {
-  json preset = {{"landform", 1}, {"size", std::move(size)}, {"seed", seed}, {"stages", stages},
+  json preset = {{"landform", 1},
+                 {"size", std::move(size)},
+                 {"seed", seed},
+                 {"stages", stages},
                  {"outputs", json::array({{{"map", "height"}, {"format", "r32"}}})}};
   return preset;
 }

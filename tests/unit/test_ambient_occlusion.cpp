@@ -19,7 +19,7 @@
 #include "landform/core/error.hpp"
 #include "landform/core/heightfield.hpp"
 #include "landform/derive/ambient_occlusion.hpp"
-#include "landform/pipeline/outputs.hpp"
+#include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/stages/opensimplex.hpp"
 

@@ -64,15 +64,15 @@ std::vector<std::uint8_t> render(const json& preset, int& w, int& h) {
 
 TEST_CASE("biome: known (elevation, moisture) pairs", "[outputs][biome]") {
   const biome_output_options o;
-  CHECK(biome_color(o, 0.0, 0.7) == rgb{0, 0, 0});          // deepest water: black
-  CHECK(biome_color(o, 0.25, 0.7) == rgb{24, 32, 63});      // half depth: half the shore colour
-  CHECK(biome_color(o, 0.4999, 0.0) == rgb{47, 63, 126});   // just below sea level
-  CHECK(biome_color(o, 0.5, 0.0) == rgb{210, 185, 139});    // dry shore: sand
-  CHECK(biome_color(o, 0.5, 1.0) == rgb{110, 140, 94});     // wet shore: green
-  CHECK(biome_color(o, 0.75, 0.5) == rgb{189, 178, 135});   // m = 0.25, e^4 = 1/16
-  CHECK(biome_color(o, 1.0, 1.0) == rgb{255, 255, 255});    // the top: snow
-  CHECK(biome_color(o, 1.7, 0.3) == rgb{255, 255, 255});    // above 1 clamps to snow
-  CHECK(biome_color(o, -0.5, 0.3) == rgb{0, 0, 0});         // below 0 clamps to the deep
+  CHECK(biome_color(o, 0.0, 0.7) == rgb{0, 0, 0});         // deepest water: black
+  CHECK(biome_color(o, 0.25, 0.7) == rgb{24, 32, 63});     // half depth: half the shore colour
+  CHECK(biome_color(o, 0.4999, 0.0) == rgb{47, 63, 126});  // just below sea level
+  CHECK(biome_color(o, 0.5, 0.0) == rgb{210, 185, 139});   // dry shore: sand
+  CHECK(biome_color(o, 0.5, 1.0) == rgb{110, 140, 94});    // wet shore: green
+  CHECK(biome_color(o, 0.75, 0.5) == rgb{189, 178, 135});  // m = 0.25, e^4 = 1/16
+  CHECK(biome_color(o, 1.0, 1.0) == rgb{255, 255, 255});   // the top: snow
+  CHECK(biome_color(o, 1.7, 0.3) == rgb{255, 255, 255});   // above 1 clamps to snow
+  CHECK(biome_color(o, -0.5, 0.3) == rgb{0, 0, 0});        // below 0 clamps to the deep
 }
 
 TEST_CASE("biome: the seed's formula on a grid of pairs", "[outputs][biome]") {
@@ -117,8 +117,8 @@ TEST_CASE("biome: a user colour table and sea level override the seed's", "[outp
   // e = (0.6 - 0.8) / 0.8 = -0.25: shallow + (shallow - deep) * e = 85, 95, 105.
   CHECK(rgb{pixels[0], pixels[1], pixels[2]} == rgb{85, 95, 105});
 
-  preset["outputs"][0] = {{"map", "biome"}, {"format", "rgb8"}, {"dry_land", {200, 0, 0}}, {"wet_land", {0, 0, 200}},
-                          {"snow_exponent", 1.0}, {"default_moisture", 1.0}};
+  preset["outputs"][0] = {{"map", "biome"},          {"format", "rgb8"},     {"dry_land", {200, 0, 0}},
+                          {"wet_land", {0, 0, 200}}, {"snow_exponent", 1.0}, {"default_moisture", 1.0}};
   pixels = render(preset, w, h);
   // e = (0.6f - 0.5) / 0.5 = 0.2000000477, m = 1 - e: land = (40, 0, 160), blended by k = e toward
   // white: 83.00002, 51.00001, 178.99999, truncated.

@@ -171,8 +171,12 @@ TEST_CASE("blob_island: values stay in [0, 1] for every option", "[stages][blob_
 
 TEST_CASE("blob_island: deterministic, seed-sensitive and region-consistent", "[stages][blob_island][determinism]") {
   const json stage = GENERATE(json{{"type", "blob_island"}, {"resolution", 96}, {"land_type", 1.0}},
-                              json{{"type", "blob_island"}, {"resolution", 80}, {"land_type", 1.0}, {"erosion", 3},
-                                   {"neighbourhood", "four"}, {"remap", {{0, 0}, {0.4, 0}, {0.6, 1}, {1, 1}}}});
+                              json{{"type", "blob_island"},
+                                   {"resolution", 80},
+                                   {"land_type", 1.0},
+                                   {"erosion", 3},
+                                   {"neighbourhood", "four"},
+                                   {"remap", {{0, 0}, {0.4, 0}, {0.6, 1}, {1, 1}}}});
   INFO(stage.dump());
   const json stages = json::array({stage});
   require_thread_independent(stages);
@@ -181,11 +185,15 @@ TEST_CASE("blob_island: deterministic, seed-sensitive and region-consistent", "[
 }
 
 TEST_CASE("blob_island: out-of-range parameters name their JSON path", "[stages][blob_island][errors]") {
-  require_rejected({{"type", "blob_island"}, {"resolution", 4}}, "stages[0] (blob_island).resolution: 4 is below the minimum 5");
-  require_rejected({{"type", "blob_island"}, {"erosion", 65}}, "stages[0] (blob_island).erosion: 65 is above the maximum 64");
-  require_rejected({{"type", "blob_island"}, {"land_type", 0}}, "stages[0] (blob_island).land_type: 0 must be greater than 0");
-  require_rejected({{"type", "blob_island"}, {"falloff", {{0, 1}, {0, 0.5}}}},
-                   "stages[0] (blob_island).falloff: x must increase strictly from point to point: point 1 has x 0 after 0");
+  require_rejected({{"type", "blob_island"}, {"resolution", 4}},
+                   "stages[0] (blob_island).resolution: 4 is below the minimum 5");
+  require_rejected({{"type", "blob_island"}, {"erosion", 65}},
+                   "stages[0] (blob_island).erosion: 65 is above the maximum 64");
+  require_rejected({{"type", "blob_island"}, {"land_type", 0}},
+                   "stages[0] (blob_island).land_type: 0 must be greater than 0");
+  require_rejected(
+      {{"type", "blob_island"}, {"falloff", {{0, 1}, {0, 0.5}}}},
+      "stages[0] (blob_island).falloff: x must increase strictly from point to point: point 1 has x 0 after 0");
   require_rejected({{"type", "blob_island"}, {"remap", {{0, 0}, {1, 2}}}},
                    "stages[0] (blob_island).remap: element 1: 2 is above the maximum 1");
 }

@@ -45,15 +45,17 @@ TEST_CASE("curve: the stage remaps every height", "[stages][curve]") {
   p.points = {{0.0, 1.0}, {1.0, 0.0}};
   apply_curve(h, p, context_for(h, 0, 2));
   for (int i = 0; i < 11; ++i) CHECK(h.at(i, 1) == Approx(1.0 - i / 10.0));
-  const json stages = json::array({{{"type", "gradient"}},
-                                   {{"type", "curve"}, {"points", {{0, 0}, {0.4, 0.1}, {1, 1}}}, {"interpolation", "smooth"}}});
+  const json stages =
+      json::array({{{"type", "gradient"}},
+                   {{"type", "curve"}, {"points", {{0, 0}, {0.4, 0.1}, {1, 1}}}, {"interpolation", "smooth"}}});
   require_thread_independent(stages);
   require_region_consistent(stages);
 }
 
 TEST_CASE("curve: bad point lists name their JSON path", "[stages][curve][errors]") {
-  require_rejected({{"type", "curve"}, {"points", {{0, 0}, {0.5, 1}, {0.5, 0}}}},
-                   "stages[0] (curve).points: x must increase strictly from point to point: point 2 has x 0.5 after 0.5");
+  require_rejected(
+      {{"type", "curve"}, {"points", {{0, 0}, {0.5, 1}, {0.5, 0}}}},
+      "stages[0] (curve).points: x must increase strictly from point to point: point 2 has x 0.5 after 0.5");
   require_rejected({{"type", "curve"}, {"points", {{0, 0}}}},
                    "stages[0] (curve).points: has 1 elements, needs at least 2");
   require_rejected({{"type", "curve"}, {"points", {{0, 0}, {1}}}},

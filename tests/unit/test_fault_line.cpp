@@ -31,9 +31,9 @@ struct line {
 // distance from the disc's centre is below r.
 const std::map<std::string, std::pair<double, double>>& probes() {
   static const std::map<std::string, std::pair<double, double>> p = {
-      {"centre", {0.5, 0.5}},   {"quadrant nw", {0.25, 0.25}}, {"quadrant ne", {0.75, 0.25}},
-      {"quadrant sw", {0.25, 0.75}}, {"quadrant se", {0.75, 0.75}}, {"corner nw", {0.0625, 0.0625}},
-      {"corner se", {0.9375, 0.9375}}, {"edge n", {0.5, 0.0625}},  {"edge w", {0.0625, 0.5}}};
+      {"centre", {0.5, 0.5}},          {"quadrant nw", {0.25, 0.25}}, {"quadrant ne", {0.75, 0.25}},
+      {"quadrant sw", {0.25, 0.75}},   {"quadrant se", {0.75, 0.75}}, {"corner nw", {0.0625, 0.0625}},
+      {"corner se", {0.9375, 0.9375}}, {"edge n", {0.5, 0.0625}},     {"edge w", {0.0625, 0.5}}};
   return p;
 }
 
@@ -127,7 +127,8 @@ TEST_CASE("fault_line: lines are uniform over the map, with no corner bias", "[s
   for (const auto& [name, n] : hits) {
     INFO(name << ": " << n);
     // Uniform lines meet any disc inside the circle with probability r / R.
-    CHECK(static_cast<double>(n) / static_cast<double>(lines.size()) == Approx(r / (std::sqrt(2.0) / 2.0)).epsilon(0.05));
+    CHECK(static_cast<double>(n) / static_cast<double>(lines.size()) ==
+          Approx(r / (std::sqrt(2.0) / 2.0)).epsilon(0.05));
   }
   CHECK(spread(hits) < 1.08);
   const auto quadrants = quadrant_crossings(lines);
@@ -208,8 +209,10 @@ TEST_CASE("fault_line: deterministic, seed-sensitive and region-consistent", "[s
 }
 
 TEST_CASE("fault_line: out-of-range parameters name their JSON path", "[stages][fault_line][errors]") {
-  require_rejected({{"type", "fault_line"}, {"iterations", 0}}, "stages[0] (fault_line).iterations: 0 is below the minimum 1");
-  require_rejected({{"type", "fault_line"}, {"final_step", -1}}, "stages[0] (fault_line).final_step: -1 is below the minimum 0");
+  require_rejected({{"type", "fault_line"}, {"iterations", 0}},
+                   "stages[0] (fault_line).iterations: 0 is below the minimum 1");
+  require_rejected({{"type", "fault_line"}, {"final_step", -1}},
+                   "stages[0] (fault_line).final_step: -1 is below the minimum 0");
   require_rejected({{"type", "fault_line"}, {"width", 0}}, "stages[0] (fault_line).width: 0 must be greater than 0");
   require_rejected({{"type", "fault_line"}, {"profile", "smooth"}},
                    "stages[0] (fault_line).profile: \"smooth\" is not one of step | sigmoid");

@@ -21,7 +21,7 @@
 #include "landform/core/error.hpp"
 #include "landform/core/heightfield.hpp"
 #include "landform/derive/flow.hpp"
-#include "landform/pipeline/outputs.hpp"
+#include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/stages/opensimplex.hpp"
 

@@ -94,14 +94,17 @@ agreement compare(const heightfield& h, const std::vector<double>& slope, const 
   return a;
 }
 
-bool have_gdaldem() { return std::system("command -v gdaldem >/dev/null 2>&1") == 0; }
+bool have_gdaldem() {
+  return std::system("command -v gdaldem >/dev/null 2>&1") == 0;
+}
 
 // gdaldem MODE on the surface (ASCII grid in, ENVI float32 out).
 std::vector<double> run_gdaldem(const heightfield& h, const std::string& mode, const fs::path& dir) {
   const fs::path input = dir / "surface.asc", output = dir / (mode + ".bin");
   {
     std::ofstream out(input);
-    out << "ncols " << h.width() << "\nnrows " << h.height() << "\nxllcorner 0\nyllcorner 0\ncellsize " << k_cell << '\n';
+    out << "ncols " << h.width() << "\nnrows " << h.height() << "\nxllcorner 0\nyllcorner 0\ncellsize " << k_cell
+        << '\n';
     char number[32];
     for (int j = 0; j < h.height(); ++j) {
       for (int i = 0; i < h.width(); ++i) {
@@ -111,8 +114,8 @@ std::vector<double> run_gdaldem(const heightfield& h, const std::string& mode, c
       out << '\n';
     }
   }
-  const std::string command = "gdaldem " + mode + " -q -compute_edges -of ENVI '" + input.string() + "' '" +
-                              output.string() + "'";
+  const std::string command =
+      "gdaldem " + mode + " -q -compute_edges -of ENVI '" + input.string() + "' '" + output.string() + "'";
   REQUIRE(std::system(command.c_str()) == 0);
   std::ifstream in(output, std::ios::binary);
   std::vector<float> values(h.size());

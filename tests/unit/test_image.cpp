@@ -35,7 +35,8 @@ struct scratch {
   }
   std::string write(const std::string& name, const std::vector<std::uint8_t>& bytes) const {
     const fs::path p = dir / name;
-    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    std::ofstream(p, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     return p.string();
   }
 };
@@ -112,14 +113,16 @@ TEST_CASE("image: missing, empty, mis-sized and corrupt files are reported", "[s
                    "stages[0] (image).path: \"no/such/file.png\" is not a readable file (relative paths start at the "
                    "working directory)");
   require_rejected({{"type", "image"}, {"path", ""}}, "stages[0] (image).path: must not be empty");
-  require_rejected({{"type", "image"}}, "stages[0] (image).path: \"\" is not a readable file (relative paths start at the "
-                                        "working directory)");
+  require_rejected({{"type", "image"}},
+                   "stages[0] (image).path: \"\" is not a readable file (relative paths start at the "
+                   "working directory)");
   const std::string odd = s.write("odd.raw", std::vector<std::uint8_t>(7, 0));
   require_rejected({{"type", "image"}, {"path", odd}},
                    "stages[0] (image).path: \"" + odd + "\" has 7 bytes, not a whole number of 2-byte samples");
   const std::string rect = s.write("rect.raw", std::vector<std::uint8_t>(2 * 12, 0));
-  require_rejected({{"type", "image"}, {"path", rect}},
-                   "stages[0] (image).raw_width: 0 means a square image, but 12 samples are not a square; give raw_width");
+  require_rejected(
+      {{"type", "image"}, {"path", rect}},
+      "stages[0] (image).raw_width: 0 means a square image, but 12 samples are not a square; give raw_width");
   require_rejected({{"type", "image"}, {"path", rect}, {"raw_width", 5}},
                    "stages[0] (image).raw_width: 12 samples are not a whole number of rows of 5");
   require_rejected({{"type", "image"}, {"path", rect}, {"raw_width", 4}, {"raw_height", 4}},

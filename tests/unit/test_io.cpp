@@ -96,8 +96,8 @@ std::vector<std::uint16_t> decode16(const bytes_t& png, int& w, int& h, int& cha
   REQUIRE(stbi_is_16_bit_from_memory(png.data(), static_cast<int>(png.size())) == 1);
   stbi_us* pixels = stbi_load_16_from_memory(png.data(), static_cast<int>(png.size()), &w, &h, &channels, 0);
   REQUIRE(pixels != nullptr);
-  std::vector<std::uint16_t> out(pixels, pixels + static_cast<std::size_t>(w) * static_cast<std::size_t>(h) *
-                                                      static_cast<std::size_t>(channels));
+  std::vector<std::uint16_t> out(
+      pixels, pixels + static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * static_cast<std::size_t>(channels));
   stbi_image_free(pixels);
   return out;
 }
@@ -106,16 +106,16 @@ bytes_t decode8(const bytes_t& png, int& w, int& h, int& channels) {
   REQUIRE(stbi_is_16_bit_from_memory(png.data(), static_cast<int>(png.size())) == 0);
   stbi_uc* pixels = stbi_load_from_memory(png.data(), static_cast<int>(png.size()), &w, &h, &channels, 0);
   REQUIRE(pixels != nullptr);
-  bytes_t out(pixels, pixels + static_cast<std::size_t>(w) * static_cast<std::size_t>(h) *
-                                   static_cast<std::size_t>(channels));
+  bytes_t out(pixels,
+              pixels + static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * static_cast<std::size_t>(channels));
   stbi_image_free(pixels);
   return out;
 }
 
 // 7 x 5 samples covering the 16-bit extremes and byte-order traps.
 std::vector<std::uint16_t> gradient16(std::size_t count) {
-  const std::vector<std::uint16_t> special = {0, 1, 2, 255, 256, 257, 0x00FF, 0xFF00, 0x1234, 0x3412,
-                                              0x7FFF, 0x8000, 0x8001, 65534, 65535};
+  const std::vector<std::uint16_t> special = {0,      1,      2,      255,    256,    257,   0x00FF, 0xFF00,
+                                              0x1234, 0x3412, 0x7FFF, 0x8000, 0x8001, 65534, 65535};
   std::vector<std::uint16_t> values(count);
   for (std::size_t i = 0; i < count; ++i) {
     values[i] = i < special.size() ? special[i] : static_cast<std::uint16_t>((i * 65535) / (count - 1));
@@ -136,7 +136,8 @@ struct scratch_dir {
   fs::path path;
   scratch_dir() {
     std::random_device device;
-    path = fs::temp_directory_path() / ("landform-test-io-" + std::to_string(device()) + "-" + std::to_string(device()));
+    path =
+        fs::temp_directory_path() / ("landform-test-io-" + std::to_string(device()) + "-" + std::to_string(device()));
     fs::create_directories(path);
   }
   ~scratch_dir() {
@@ -240,8 +241,7 @@ TEST_CASE("encode_png_gray16 rejects bad arguments", "[io][png]") {
   CHECK_THROWS_AS(landform::encode_png_gray16(2, 2, v, text_t{{std::string(80, 'k'), "x"}}), std::invalid_argument);
   CHECK_THROWS_AS(landform::encode_png_gray16(2, 2, v, text_t{{" lead", "x"}}), std::invalid_argument);
   CHECK_THROWS_AS(landform::encode_png_gray16(2, 2, v, text_t{{"two  spaces", "x"}}), std::invalid_argument);
-  CHECK_THROWS_AS(landform::encode_png_gray16(2, 2, v, text_t{{"key", std::string("a\0b", 3)}}),
-                  std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png_gray16(2, 2, v, text_t{{"key", std::string("a\0b", 3)}}), std::invalid_argument);
   CHECK_NOTHROW(landform::encode_png_gray16(2, 2, v, text_t{{std::string(79, 'k'), ""}}));
 
   // libpng's own error path (its default write limit is 1e6 pixels wide):
@@ -500,8 +500,8 @@ TEST_CASE("file_transaction commit fails cleanly when a target is a directory", 
     tx.stage("first.png", {1});
     tx.stage("taken", {2});
     tx.stage("tiles/t.png", {3});
-    CHECK_THROWS_WITH(tx.commit(), Catch::Contains((scratch.path / "taken").string()) &&
-                                       Catch::Contains("cannot write"));
+    CHECK_THROWS_WITH(tx.commit(),
+                      Catch::Contains((scratch.path / "taken").string()) && Catch::Contains("cannot write"));
     CHECK(list_tree(scratch.path) == std::vector<std::string>{"taken"});
     tx.commit();  // empty now: a no-op
   }
@@ -544,7 +544,8 @@ TEST_CASE("file_transaction files get ordinary permissions", "[io][file_transact
   CHECK(perms == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read));
 }
 
-TEST_CASE("file_transaction: a rename failing mid-commit restores the files already replaced", "[io][file_transaction]") {
+TEST_CASE("file_transaction: a rename failing mid-commit restores the files already replaced",
+          "[io][file_transaction]") {
   scratch_dir scratch;
   const fs::path out = scratch.path / "out";
   fs::create_directories(out / "sub");

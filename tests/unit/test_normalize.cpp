@@ -21,8 +21,8 @@
 namespace {
 
 using namespace landform;
-using landform_test::make_field;
 using landform_test::make_ctx;
+using landform_test::make_field;
 using mode = normalize_params::kind;
 
 heightfield noise_field(int w, int h, std::uint64_t seed, double amplitude = 1.0) {
@@ -82,8 +82,7 @@ TEST_CASE("normalize: range mode with a general input and output range", "[stage
   CHECK(h.at(4, 0) == 30.0f);
 }
 
-TEST_CASE("normalize: min_max maps the lowest cell to exactly 0 and the highest to exactly 1",
-          "[stages][normalize]") {
+TEST_CASE("normalize: min_max maps the lowest cell to exactly 0 and the highest to exactly 1", "[stages][normalize]") {
   const double amplitude = GENERATE(1.0, 0.013, 250.0);
   const int nthreads = GENERATE(1, 2);
   heightfield h = noise_field(96, 80, 11, amplitude);
@@ -117,8 +116,7 @@ TEST_CASE("normalize: min_max into a custom output range", "[stages][normalize]"
   CHECK(*mx == 6.0f);
 }
 
-TEST_CASE("normalize: a flat map maps to the middle of the output range in min_max mode",
-          "[stages][normalize]") {
+TEST_CASE("normalize: a flat map maps to the middle of the output range in min_max mode", "[stages][normalize]") {
   const float c = GENERATE(0.0f, 3.5f, -1e6f);
   const double out_lo = GENERATE(0.0, -4.0);
   const double out_hi = GENERATE(1.0, 10.0);

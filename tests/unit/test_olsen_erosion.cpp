@@ -180,8 +180,7 @@ TEST_CASE("olsen_erosion: border cells are never centres", "[stages][olsen_erosi
   CHECK(h.values() == input.values());
 }
 
-TEST_CASE("olsen_erosion: maps without interior cells are unchanged and do not crash",
-          "[stages][olsen_erosion]") {
+TEST_CASE("olsen_erosion: maps without interior cells are unchanged and do not crash", "[stages][olsen_erosion]") {
   const auto size = GENERATE(std::pair{1, 1}, std::pair{2, 2}, std::pair{1, 5}, std::pair{5, 1}, std::pair{2, 7},
                              std::pair{7, 2}, std::pair{3, 2});
   const int w = size.first, ht = size.second;

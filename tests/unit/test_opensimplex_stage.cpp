@@ -116,8 +116,7 @@ TEST_CASE("opensimplex stage: z and amplitude follow the documented formula", "[
     }
 }
 
-TEST_CASE("opensimplex stage: a region equals the same window of the whole map bit for bit",
-          "[stages][opensimplex]") {
+TEST_CASE("opensimplex stage: a region equals the same window of the whole map bit for bit", "[stages][opensimplex]") {
   const int octaves = GENERATE(1, 6);
   opensimplex_params p;
   p.octaves = octaves;
@@ -132,8 +131,7 @@ TEST_CASE("opensimplex stage: a region equals the same window of the whole map b
   CHECK_FALSE(bit_equal_window(full, 101, 37, part));
 }
 
-TEST_CASE("opensimplex stage: cell size 2 with feature size 200 equals cell size 1 with 100",
-          "[stages][opensimplex]") {
+TEST_CASE("opensimplex stage: cell size 2 with feature size 200 equals cell size 1 with 100", "[stages][opensimplex]") {
   const int octaves = GENERATE(1, 6);
   opensimplex_params a, b;
   a.octaves = b.octaves = octaves;
@@ -182,8 +180,7 @@ TEST_CASE("opensimplex stage: different seeds give different maps", "[stages][op
   CHECK(differing > a.size() * 9 / 10);
 }
 
-TEST_CASE("opensimplex stage: 6 octaves stay within the fBm bound, finite, even near +-1e6",
-          "[stages][opensimplex]") {
+TEST_CASE("opensimplex stage: 6 octaves stay within the fBm bound, finite, even near +-1e6", "[stages][opensimplex]") {
   opensimplex_params p;
   p.octaves = 6;
   p.gain = 0.5;
@@ -198,12 +195,8 @@ TEST_CASE("opensimplex stage: 6 octaves stay within the fBm bound, finite, even 
   // A coarse 256x256 grid spanning about +-1e6 world units, and dense windows at
   // the corners near +-1e6.
   const std::vector<window> windows = {
-      {-128, -128, 1e6 / 128.0},
-      {-1000000, -1000000, 1.0},
-      {999872, -1000000, 1.0},
-      {-1000000, 999872, 1.0},
-      {999872, 999872, 1.0},
-      {-64, -64, 1.0},
+      {-128, -128, 1e6 / 128.0}, {-1000000, -1000000, 1.0}, {999872, -1000000, 1.0},
+      {-1000000, 999872, 1.0},   {999872, 999872, 1.0},     {-64, -64, 1.0},
   };
   double lo = 0.0, hi = 0.0;
   for (const auto& win : windows) {

@@ -88,14 +88,12 @@ TEST_CASE("pipeline: unknown keys get a did-you-mean suggestion", "[stages][pipe
     CHECK(issues[0].message == "unknown key; did you mean \"seed\"?");
   }
   SECTION("stage parameter") {
-    const auto issues =
-        build_issues(json::parse(R"({"size": 32, "stages": [{"type": "opensimplex", "octave": 3}]})"));
+    const auto issues = build_issues(json::parse(R"({"size": 32, "stages": [{"type": "opensimplex", "octave": 3}]})"));
     REQUIRE(issues.size() == 1);
     CHECK(issues[0].to_string() == "stages[0] (opensimplex).octave: unknown parameter; did you mean \"octaves\"?");
   }
   SECTION("no suggestion for a word that resembles nothing") {
-    const auto issues =
-        build_issues(json::parse(R"({"size": 32, "stages": [{"type": "perturb", "wobbliness": 3}]})"));
+    const auto issues = build_issues(json::parse(R"({"size": 32, "stages": [{"type": "perturb", "wobbliness": 3}]})"));
     REQUIRE(issues.size() == 1);
     CHECK(issues[0].to_string() == "stages[0] (perturb).wobbliness: unknown parameter");
   }
@@ -122,15 +120,16 @@ TEST_CASE("pipeline: wrong value types are reported", "[stages][pipeline]") {
       {"type": "smooth", "seed": [1], "enabled": 1}
     ]
   })"));
-  CHECK(issue_texts(issues) == std::vector<std::string>{
-                                   "seed: \"abc\" must be an integer from -2^63 to 2^63-1",
-                                   "stages[0] (opensimplex).feature_size: \"big\" must be a number",
-                                   "stages[0] (opensimplex).octaves: \"six\" must be an integer",
-                                   "stages[1] (perturb).sampling: 3 must be a string, one of bilinear | nearest",
-                                   "stages[2] (normalize).clamp: \"yes\" must be true or false",
-                                   "stages[3] (smooth).seed: [1] must be an integer from -2^63 to 2^63-1, or \"preset\"",
-                                   "stages[3] (smooth).enabled: 1 must be true or false",
-                               });
+  CHECK(issue_texts(issues) ==
+        std::vector<std::string>{
+            "seed: \"abc\" must be an integer from -2^63 to 2^63-1",
+            "stages[0] (opensimplex).feature_size: \"big\" must be a number",
+            "stages[0] (opensimplex).octaves: \"six\" must be an integer",
+            "stages[1] (perturb).sampling: 3 must be a string, one of bilinear | nearest",
+            "stages[2] (normalize).clamp: \"yes\" must be true or false",
+            "stages[3] (smooth).seed: [1] must be an integer from -2^63 to 2^63-1, or \"preset\"",
+            "stages[3] (smooth).enabled: 1 must be true or false",
+        });
 }
 
 TEST_CASE("pipeline: every problem is reported at once", "[stages][pipeline]") {
@@ -196,7 +195,8 @@ TEST_CASE("pipeline: bad sizes are rejected", "[stages][pipeline]") {
 
 TEST_CASE("pipeline: a world smaller than the region is an error", "[stages][pipeline]") {
   CHECK(issue_texts(build_issues(json::parse(R"({"size": 64, "world": 32, "stages": [{"type": "opensimplex"}]})"))) ==
-        std::vector<std::string>{"world: the region (origin [0, 0], size 64x64) must lie inside the world (origin [0, 0], size 32x32)"});
+        std::vector<std::string>{
+            "world: the region (origin [0, 0], size 64x64) must lie inside the world (origin [0, 0], size 32x32)"});
   // Fits in size but not with its origin.
   CHECK(issue_texts(build_issues(json::parse(
             R"({"size": [32, 48], "origin": [40, 90], "world": [128, 128], "stages": [{"type": "opensimplex"}]})"))) ==
@@ -204,12 +204,12 @@ TEST_CASE("pipeline: a world smaller than the region is an error", "[stages][pip
             "world: the region (origin [40, 90], size 32x48) must lie inside the world (origin [0, 0], size "
             "128x128)"});
   // A negative origin cannot lie inside a world, which starts at 0.
-  CHECK(build_issues(json::parse(
-                         R"({"size": 8, "origin": [-1, 0], "world": 128, "stages": [{"type": "opensimplex"}]})"))
-            .size() == 1);
+  CHECK(
+      build_issues(json::parse(R"({"size": 8, "origin": [-1, 0], "world": 128, "stages": [{"type": "opensimplex"}]})"))
+          .size() == 1);
   // Exactly the world fits.
-  CHECK_NOTHROW(pipeline::build(
-      json::parse(R"({"size": [32, 48], "origin": [96, 80], "world": [128, 128], "stages": [{"type": "opensimplex"}]})")));
+  CHECK_NOTHROW(pipeline::build(json::parse(
+      R"({"size": [32, 48], "origin": [96, 80], "world": [128, 128], "stages": [{"type": "opensimplex"}]})")));
 }
 
 TEST_CASE("pipeline: a stage's derived seed depends only on the preset seed and its key", "[stages][pipeline]") {
@@ -269,13 +269,16 @@ TEST_CASE("pipeline: explicit stage seeds", "[stages][pipeline]") {
   CHECK(p.canonical()["stages"][0]["seed"] == "preset");
   CHECK(p.canonical()["stages"][1]["seed"] == 7);
   // A stage seeded 7 generates the same map whatever the preset seed.
-  const pipeline a = pipeline::build(json::parse(R"({"size": 16, "seed": 1, "stages": [{"type": "opensimplex", "seed": 7}]})"));
-  const pipeline b = pipeline::build(json::parse(R"({"size": 16, "seed": 2, "stages": [{"type": "opensimplex", "seed": 7}]})"));
+  const pipeline a =
+      pipeline::build(json::parse(R"({"size": 16, "seed": 1, "stages": [{"type": "opensimplex", "seed": 7}]})"));
+  const pipeline b =
+      pipeline::build(json::parse(R"({"size": 16, "seed": 2, "stages": [{"type": "opensimplex", "seed": 7}]})"));
   CHECK(bit_equal(a.run({1, {}}), b.run({1, {}})));
   const pipeline c = pipeline::build(json::parse(R"({"size": 16, "seed": 2, "stages": [{"type": "opensimplex"}]})"));
   CHECK_FALSE(bit_equal(b.run({1, {}}), c.run({1, {}})));
   // Any other string is an error.
-  CHECK(issue_texts(build_issues(json::parse(R"({"size": 16, "stages": [{"type": "opensimplex", "seed": "random"}]})"))) ==
+  CHECK(issue_texts(
+            build_issues(json::parse(R"({"size": 16, "stages": [{"type": "opensimplex", "seed": "random"}]})"))) ==
         std::vector<std::string>{
             "stages[0] (opensimplex).seed: \"random\" must be an integer from -2^63 to 2^63-1, or \"preset\""});
 }
@@ -354,7 +357,8 @@ TEST_CASE("pipeline: a region equals the same window of the whole world", "[stag
   CHECK_FALSE(bit_equal(window, whole.crop(41, 24, 32, 48)));
 
   SECTION("a world with its own origin") {
-    const pipeline wfull = pipeline::build(json::parse(R"({"size": 128, "origin": [-64, -32], "seed": 77, )" + stages + "}"));
+    const pipeline wfull =
+        pipeline::build(json::parse(R"({"size": 128, "origin": [-64, -32], "seed": 77, )" + stages + "}"));
     const pipeline wpart = pipeline::build(json::parse(
         R"({"size": [32, 48], "origin": [-24, -8], "world": {"origin": [-64, -32], "size": 128}, "seed": 77, )" +
         stages + "}"));
@@ -429,7 +433,8 @@ TEST_CASE("pipeline: the canonical preset builds again to the same pipeline", "[
 }
 
 TEST_CASE("pipeline: apply_override edits a preset by dotted path", "[stages][pipeline]") {
-  json preset = json::parse(R"({"size": 16, "stages": [{"type": "opensimplex"}, {"type": "perturb", "magnitude": 2}]})");
+  json preset =
+      json::parse(R"({"size": 16, "stages": [{"type": "opensimplex"}, {"type": "perturb", "magnitude": 2}]})");
   SECTION("a stage parameter by index") {
     apply_override(preset, "stages.1.magnitude", "8");
     CHECK(preset["stages"][1]["magnitude"] == 8);
@@ -474,7 +479,8 @@ TEST_CASE("pipeline: apply_override edits a preset by dotted path", "[stages][pi
     CHECK(preset_error_text([&] { apply_override(preset, "stages..magnitude", "8"); }) ==
           "--set stages..magnitude: empty path component");
     // The preset is untouched by a failed override.
-    CHECK(preset == json::parse(R"({"size": 16, "stages": [{"type": "opensimplex"}, {"type": "perturb", "magnitude": 2}]})"));
+    CHECK(preset ==
+          json::parse(R"({"size": 16, "stages": [{"type": "opensimplex"}, {"type": "perturb", "magnitude": 2}]})"));
   }
 }
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "landform/pipeline/outputs.hpp"
+#include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/preset.hpp"
 
@@ -42,9 +42,11 @@ TEST_CASE("pipeline: output file names are compared after normalisation", "[pipe
   CHECK(issues_of(with_outputs(json::parse(R"([{"file": "."}])"))) ==
         std::vector<std::string>{"outputs[0] (height).file: \".\" names the output directory itself, not a file"});
   CHECK(issues_of(with_outputs(json::parse(R"([{"file": "a/../../x.png"}])"))) ==
-        std::vector<std::string>{"outputs[0] (height).file: \"a/../../x.png\" must not leave the output directory (no \"..\")"});
+        std::vector<std::string>{
+            "outputs[0] (height).file: \"a/../../x.png\" must not leave the output directory (no \"..\")"});
   CHECK(issues_of(with_outputs(json::parse(R"([{"file": "a.png"}, {"file": "a.png/b.png"}])"))) ==
-        std::vector<std::string>{"outputs[1] (height).file: \"a.png/b.png\" and \"a.png\" cannot both exist (one is the other's folder)"});
+        std::vector<std::string>{
+            "outputs[1] (height).file: \"a.png/b.png\" and \"a.png\" cannot both exist (one is the other's folder)"});
   CHECK(issues_of(with_outputs(json::array({{{"file", std::string("h\0x.png", 7)}}}))) ==
         std::vector<std::string>{"outputs[0] (height).file: must not contain a NUL character"});
   // A harmless "./" is accepted and written under its normal name.
@@ -95,9 +97,11 @@ TEST_CASE("preset: error columns count characters, not bytes, and skip a byte-or
 
 TEST_CASE("pipeline: size limits name the right key and the largest square", "[pipeline]") {
   CHECK(issues_of(json::parse(R"({"size": 60000, "stages": [{"type": "opensimplex"}]})")) ==
-        std::vector<std::string>{"size: 60000x60000 is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384"});
+        std::vector<std::string>{
+            "size: 60000x60000 is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384"});
   CHECK(issues_of(json::parse(R"({"size": 64, "world": [20000, 20000], "stages": [{"type": "opensimplex"}]})")) ==
-        std::vector<std::string>{"world: 20000x20000 is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384"});
+        std::vector<std::string>{
+            "world: 20000x20000 is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384"});
 }
 
 TEST_CASE("pipeline: a slope mask confines a stage to steep ground", "[pipeline]") {
@@ -114,7 +118,8 @@ TEST_CASE("pipeline: a slope mask confines a stage to steep ground", "[pipeline]
   for (int i = 0; i < 32; ++i) raised += masked.at(i, 2) > base.at(i, 2) + 0.5f;
   CHECK(raised > 0);
   CHECK(issues_of(json::parse(R"({"size": 8, "stages": [{"type": "constant", "mask": {"slope": [50, 10]}}]})")) ==
-        std::vector<std::string>{"stages[0] (constant).mask.slope: [50,10] must be [low, high] degrees within 0..90 with low <= high"});
+        std::vector<std::string>{
+            "stages[0] (constant).mask.slope: [50,10] must be [low, high] degrees within 0..90 with low <= high"});
 }
 
 TEST_CASE("pipeline: relative image paths resolve against the preset's folder", "[pipeline]") {
@@ -153,5 +158,6 @@ TEST_CASE("pipeline: hydraulic erosion's erosion, deposition and droplet_flow la
   CHECK(total_deposited > 0.0);
   CHECK(total_deposited <= total_eroded * 1.0001);  // droplets can only put down what they took
   CHECK(issues_of(json::parse(R"({"size": 8, "stages": [{"type": "opensimplex"}],
-                                  "outputs": [{"map": "erosion"}]})")).size() == 1);  // no hydraulic stage
+                                  "outputs": [{"map": "erosion"}]})"))
+            .size() == 1);  // no hydraulic stage
 }

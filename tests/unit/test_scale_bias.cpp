@@ -21,7 +21,8 @@ TEST_CASE("scale_bias: h * scale + bias; the defaults are the identity", "[stage
   apply_scale_bias(h, p, context_for(h, 0));
   const float out[] = {0.0f, 0.5f, static_cast<float>(0.3f * 0.5 + 0.5), 1.0f};
   for (int i = 0; i < 4; ++i) CHECK(h.at(i, 0) == out[i]);
-  require_thread_independent(json::array({{{"type", "gradient"}}, {{"type", "scale_bias"}, {"scale", -2}, {"bias", 1}}}));
+  require_thread_independent(
+      json::array({{{"type", "gradient"}}, {{"type", "scale_bias"}, {"scale", -2}, {"bias", 1}}}));
 }
 
 TEST_CASE("scale_bias: non-numeric values name their JSON path", "[stages][scale_bias][errors]") {

@@ -22,13 +22,13 @@ struct sample_params {
   static const param_schema<sample_params>& schema() {
     using P = sample_params;
     static const auto s = param_schema<P>()
-        .integer("count", &P::count, between(1, 10), "", "how many")
-        .number("size", &P::size, above(0), "cells", "how big")
-        .boolean("flag", &P::flag, "on or off")
-        .choice("how", &P::how, {{"fast", P::mode::fast}, {"exact", P::mode::exact}}, "which way")
-        .string("path", &P::path, true, "a file")
-        .number_list("levels", &P::levels, between(0, 1), 1, 4, "height units", "band edges")
-        .point_list("curve", &P::curve, between(0, 1), 2, 0, "", "control points");
+                              .integer("count", &P::count, between(1, 10), "", "how many")
+                              .number("size", &P::size, above(0), "cells", "how big")
+                              .boolean("flag", &P::flag, "on or off")
+                              .choice("how", &P::how, {{"fast", P::mode::fast}, {"exact", P::mode::exact}}, "which way")
+                              .string("path", &P::path, true, "a file")
+                              .number_list("levels", &P::levels, between(0, 1), 1, 4, "height units", "band edges")
+                              .point_list("curve", &P::curve, between(0, 1), 2, 0, "", "control points");
     return s;
   }
 };
@@ -84,8 +84,8 @@ TEST_CASE("schema: parse reads every kind and keeps defaults for absent keys", "
 
 TEST_CASE("schema: check_params reports unknown keys with a suggestion and bad values with paths", "[schema]") {
   std::vector<preset_issue> issues;
-  check_params(sample_params::schema().specs(), json::parse(R"({"type": "x", "cuont": 2, "size": -1})"), "stages[0] (x)",
-               {"type"}, issues);
+  check_params(sample_params::schema().specs(), json::parse(R"({"type": "x", "cuont": 2, "size": -1})"),
+               "stages[0] (x)", {"type"}, issues);
   REQUIRE(issues.size() == 2);
   CHECK(issues[0].to_string() == "stages[0] (x).cuont: unknown parameter; did you mean \"count\"?");
   CHECK(issues[1].to_string() == "stages[0] (x).size: -1 must be greater than 0");

@@ -16,7 +16,9 @@ namespace {
 using namespace landform;
 using namespace landform_test;
 
-json load(const std::string& name) { return load_preset_file(std::string(LANDFORM_SOURCE_DIR) + "/presets/" + name); }
+json load(const std::string& name) {
+  return load_preset_file(std::string(LANDFORM_SOURCE_DIR) + "/presets/" + name);
+}
 
 double fraction_above(const heightfield& h, float level) {
   return static_cast<double>(std::count_if(h.values().begin(), h.values().end(), [&](float v) { return v > level; })) /

@@ -19,8 +19,8 @@
 namespace {
 
 using namespace landform;
-using landform_test::make_field;
 using landform_test::make_ctx;
+using landform_test::make_field;
 using method = smooth_params::kind;
 
 smooth_params params(method m, double sigma = 1.0, int radius = 1, int iterations = 1) {

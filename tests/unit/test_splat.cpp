@@ -6,14 +6,15 @@
 #include <numeric>
 
 #include "landform/derive/splat.hpp"
-#include "landform/pipeline/outputs.hpp"
+#include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 
 namespace {
 
 using namespace landform;
 
-std::vector<float> weights_for(const std::vector<splat_rule>& rules, std::vector<float> height, std::vector<float> slope) {
+std::vector<float> weights_for(const std::vector<splat_rule>& rules, std::vector<float> height,
+                               std::vector<float> slope) {
   splat_inputs in;
   in.count = height.size();
   in.height = height.data();
@@ -24,7 +25,8 @@ std::vector<float> weights_for(const std::vector<splat_rule>& rules, std::vector
 }  // namespace
 
 TEST_CASE("splat: a rule covering everything takes full weight", "[splat]") {
-  const std::vector<splat_rule> rules = {{"all", std::array<double, 2>{0.0, 1.0}, std::nullopt, std::nullopt, std::nullopt, 0.0, 1.0}};
+  const std::vector<splat_rule> rules = {
+      {"all", std::array<double, 2>{0.0, 1.0}, std::nullopt, std::nullopt, std::nullopt, 0.0, 1.0}};
   const auto w = weights_for(rules, {0.0f, 0.5f, 1.0f}, {0.0f, 10.0f, 80.0f});
   CHECK(w == std::vector<float>{1.0f, 1.0f, 1.0f});
   CHECK(quantize_splat(w, 1) == std::vector<std::uint8_t>{255, 255, 255});
@@ -93,7 +95,7 @@ TEST_CASE("splat: six layers through the pipeline pack into two RGBA images summ
     REQUIRE(sum == 255);
     river += images[1][4 * k] > 0;
   }
-  CHECK(river > 0);  // some cells collect flow from 200+ cells
+  CHECK(river > 0);                                                      // some cells collect flow from 200+ cells
   for (int k = 0; k < 48 * 48; ++k) REQUIRE(images[1][4 * k + 2] == 0);  // unused channels stay empty
   for (auto* img : images) stbi_image_free(img);
 }

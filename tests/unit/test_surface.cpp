@@ -109,7 +109,8 @@ TEST_CASE("surface: paraboloid gradient and curvature are exact in the interior"
   // For z = k r², Zevenbergen-Thorne give D = E = k, F = 0, G = 2kx, H = 2ky:
   // profile = -2k, plan = 2k.
   const double k = 0.01;
-  const heightfield h = surface(33, 1.0, [&](double x, double y) { return k * ((x - 16) * (x - 16) + (y + 16) * (y + 16)); });
+  const heightfield h =
+      surface(33, 1.0, [&](double x, double y) { return k * ((x - 16) * (x - 16) + (y + 16) * (y + 16)); });
   const surface_gradient g = horn_gradient(h, 1.0, edge_policy::extrapolate, 1);
   const auto profile = surface_curvature(h, 1.0, curvature_kind::profile, edge_policy::extrapolate, 1);
   const auto plan = surface_curvature(h, 1.0, curvature_kind::plan, edge_policy::extrapolate, 1);
@@ -139,7 +140,7 @@ TEST_CASE("surface: gradient is identical for any thread count", "[surface]") {
 
 TEST_CASE("normal map: a 45-degree ramp gives the exact vector in both conventions", "[surface][normal]") {
   struct ramp {
-    double a, b;              // dz/dx, dz/dy(north)
+    double a, b;  // dz/dx, dz/dy(north)
     int r, g_opengl, g_directx;
   };
   // n = (−a, −b, 1)/|..|; rising east → (−0.7071, 0, 0.7071) → R 37, G 128, B 218.
@@ -152,7 +153,8 @@ TEST_CASE("normal map: a 45-degree ramp gives the exact vector in both conventio
       const json options = kind.canonical(json{{"convention", convention}});
       const encoded_file file = kind.encode(options, "rgb8", ctx);
       int w = 0, ht = 0, channels = 0;
-      unsigned char* px = stbi_load_from_memory(file.bytes.data(), static_cast<int>(file.bytes.size()), &w, &ht, &channels, 3);
+      unsigned char* px =
+          stbi_load_from_memory(file.bytes.data(), static_cast<int>(file.bytes.size()), &w, &ht, &channels, 3);
       REQUIRE(px != nullptr);
       CHECK(channels == 3);
       const int g_expected = std::string(convention) == "opengl" ? p.g_opengl : p.g_directx;

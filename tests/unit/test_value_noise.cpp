@@ -22,9 +22,9 @@ using P = value_noise_params;
 
 // The lattice contract: value of layer k at (ix, iy) is hash(seed, k, ix, iy).
 double lattice_value(std::uint64_t seed, int k, std::int64_t ix, std::int64_t iy) {
-  return unit_double(hash_combine(hash_combine(hash_combine(mix64(seed), static_cast<std::uint64_t>(k)),
-                                               static_cast<std::uint64_t>(ix)),
-                                  static_cast<std::uint64_t>(iy)));
+  return unit_double(hash_combine(
+      hash_combine(hash_combine(mix64(seed), static_cast<std::uint64_t>(k)), static_cast<std::uint64_t>(ix)),
+      static_cast<std::uint64_t>(iy)));
 }
 
 // Seed document 001's Generate_Heightmap(), transcribed loop for loop
@@ -34,7 +34,8 @@ std::vector<double> seed_001_reference(int size, double scale, double multiplier
   std::vector<double> height(static_cast<std::size_t>(size) * size);
   double max_height = scale;
   for (int y = 0; y < size; ++y)
-    for (int x = 0; x < size; ++x) height[static_cast<std::size_t>(y) * size + x] = max_height * lattice_value(seed, 0, x, y);
+    for (int x = 0; x < size; ++x)
+      height[static_cast<std::size_t>(y) * size + x] = max_height * lattice_value(seed, 0, x, y);
   int noise_size = size / 2;
   max_height *= multiplier;
   int pass = 1;
@@ -91,7 +92,7 @@ TEST_CASE("value_noise: automatic pass count follows the world", "[stages][value
   P p;
   CHECK(value_noise_passes(p, {0, 0, 1024, 1024}, 1.0) == 10);  // the seed's 1024 map: 10 passes
   CHECK(value_noise_passes(p, {0, 0, 1000, 600}, 1.0) == 9);
-  CHECK(value_noise_passes(p, {0, 0, 256, 256}, 2.0) == 9);      // 512 world units
+  CHECK(value_noise_passes(p, {0, 0, 256, 256}, 2.0) == 9);  // 512 world units
   CHECK(value_noise_passes(p, {0, 0, 1, 1}, 1.0) == 1);
   p.spacing = 4.0;
   CHECK(value_noise_passes(p, {0, 0, 1024, 1024}, 1.0) == 8);
@@ -117,8 +118,9 @@ TEST_CASE("value_noise: the seed's defaults span [0, 255.75] in a 1024 world", "
 }
 
 TEST_CASE("value_noise: documented ranges hold over millions of points", "[stages][value_noise]") {
-  const auto interp = GENERATE(P::interpolation_kind::linear, P::interpolation_kind::cosine, P::interpolation_kind::cubic,
-                               P::interpolation_kind::quintic, P::interpolation_kind::catmull_rom);
+  const auto interp =
+      GENERATE(P::interpolation_kind::linear, P::interpolation_kind::cosine, P::interpolation_kind::cubic,
+               P::interpolation_kind::quintic, P::interpolation_kind::catmull_rom);
   for (const auto& [ox, oy] : range_origins()) {
     INFO("origin " << ox << ", " << oy);
     heightfield h = field_at(192, 192, ox, oy, 0.75);
@@ -168,9 +170,10 @@ TEST_CASE("value_noise: fbm octave 1 interpolates lattice values exactly at latt
 }
 
 TEST_CASE("value_noise: deterministic, seed-sensitive and region-consistent", "[stages][value_noise][determinism]") {
-  const json stage = GENERATE(json{{"type", "value_noise"}},
-                              json{{"type", "value_noise"}, {"mode", "fbm"}, {"feature_size", 30}, {"interpolation", "catmull_rom"}},
-                              json{{"type", "value_noise"}, {"spacing", 3.5}, {"interpolation", "quintic"}});
+  const json stage =
+      GENERATE(json{{"type", "value_noise"}},
+               json{{"type", "value_noise"}, {"mode", "fbm"}, {"feature_size", 30}, {"interpolation", "catmull_rom"}},
+               json{{"type", "value_noise"}, {"spacing", 3.5}, {"interpolation", "quintic"}});
   INFO(stage.dump());
   const json stages = json::array({stage});
   require_thread_independent(stages);
@@ -180,8 +183,11 @@ TEST_CASE("value_noise: deterministic, seed-sensitive and region-consistent", "[
 
 TEST_CASE("value_noise: out-of-range parameters name their JSON path", "[stages][value_noise][errors]") {
   require_rejected({{"type", "value_noise"}, {"scale", 0}}, "stages[0] (value_noise).scale: 0 must be greater than 0");
-  require_rejected({{"type", "value_noise"}, {"passes", 41}}, "stages[0] (value_noise).passes: 41 is above the maximum 40");
-  require_rejected({{"type", "value_noise"}, {"gain", -0.1}}, "stages[0] (value_noise).gain: -0.1 is below the minimum 0");
+  require_rejected({{"type", "value_noise"}, {"passes", 41}},
+                   "stages[0] (value_noise).passes: 41 is above the maximum 40");
+  require_rejected({{"type", "value_noise"}, {"gain", -0.1}},
+                   "stages[0] (value_noise).gain: -0.1 is below the minimum 0");
   require_rejected({{"type", "value_noise"}, {"interpolation", "cubc"}},
-                   "stages[0] (value_noise).interpolation: \"cubc\" is not one of cosine | linear | cubic | quintic | catmull_rom; did you mean \"cubic\"?");
+                   "stages[0] (value_noise).interpolation: \"cubc\" is not one of cosine | linear | cubic | quintic | "
+                   "catmull_rom; did you mean \"cubic\"?");
 }

@@ -114,8 +114,8 @@ TEST_CASE("voronoi: elevation and moisture are flat per cell and island-shaped",
       }
       // Seed 002's shaping (1 + e - d) / 2 with e <= 1: no land at d >= 1.
       const double cx = s.site_x / 25.0 - 0.5, cy = s.site_y / 25.0 - 0.5;
-      const double d = island == P::island_kind::square ? 2.0 * std::max(std::abs(cx), std::abs(cy))
-                                                        : 2.0 * std::hypot(cx, cy);
+      const double d =
+          island == P::island_kind::square ? 2.0 * std::max(std::abs(cx), std::abs(cy)) : 2.0 * std::hypot(cx, cy);
       if (island != P::island_kind::none && d >= 1.0) REQUIRE(e <= 0.5f);
       REQUIRE(e <= 1.0f);
       REQUIRE(e >= (island == P::island_kind::none ? 0.0f : island == P::island_kind::square ? -0.06f : -0.29f));
@@ -146,7 +146,8 @@ TEST_CASE("voronoi: sites denser than cells agree with the direct search", "[sta
   p.mode = P::mode_kind::f2;
   apply_voronoi(h, p, ctx);
   for (int j = 0; j < 7; ++j)
-    for (int i = 0; i < 100; ++i) REQUIRE(h.at(i, j) == static_cast<float>(voronoi_at(p, 12, ctx.world, i + 0.5, j + 40.5).f2));
+    for (int i = 0; i < 100; ++i)
+      REQUIRE(h.at(i, j) == static_cast<float>(voronoi_at(p, 12, ctx.world, i + 0.5, j + 40.5).f2));
 }
 
 TEST_CASE("voronoi: jitter 0 gives the square grid", "[stages][voronoi]") {
@@ -163,7 +164,9 @@ TEST_CASE("voronoi: jitter 0 gives the square grid", "[stages][voronoi]") {
 }
 
 TEST_CASE("voronoi: declares and writes the moisture layer in a pipeline", "[stages][voronoi]") {
-  const json preset = {{"landform", 1}, {"size", 48}, {"stages", json::array({{{"type", "voronoi"}, {"mode", "f1"}}})},
+  const json preset = {{"landform", 1},
+                       {"size", 48},
+                       {"stages", json::array({{{"type", "voronoi"}, {"mode", "f1"}}})},
                        {"outputs", json::array({{{"map", "moisture"}, {"format", "r32"}}})}};
   const build_result r = pipeline::build(preset).run_full();
   const std::vector<float>* m = r.layers.find("moisture");
@@ -173,9 +176,10 @@ TEST_CASE("voronoi: declares and writes the moisture layer in a pipeline", "[sta
 }
 
 TEST_CASE("voronoi: deterministic, seed-sensitive and region-consistent", "[stages][voronoi][determinism]") {
-  const json stage = GENERATE(json{{"type", "voronoi"}},
-                              json{{"type", "voronoi"}, {"mode", "f2_minus_f1"}, {"metric", "manhattan"}, {"grid_size", 12}},
-                              json{{"type", "voronoi"}, {"mode", "f2"}, {"metric", "chebyshev"}, {"distribution", "uniform"}});
+  const json stage =
+      GENERATE(json{{"type", "voronoi"}},
+               json{{"type", "voronoi"}, {"mode", "f2_minus_f1"}, {"metric", "manhattan"}, {"grid_size", 12}},
+               json{{"type", "voronoi"}, {"mode", "f2"}, {"metric", "chebyshev"}, {"distribution", "uniform"}});
   INFO(stage.dump());
   const json stages = json::array({stage});
   require_thread_independent(stages);
@@ -185,8 +189,10 @@ TEST_CASE("voronoi: deterministic, seed-sensitive and region-consistent", "[stag
 
 TEST_CASE("voronoi: out-of-range parameters name their JSON path", "[stages][voronoi][errors]") {
   require_rejected({{"type", "voronoi"}, {"jitter", 0.6}}, "stages[0] (voronoi).jitter: 0.6 is above the maximum 0.5");
-  require_rejected({{"type", "voronoi"}, {"grid_size", 0}}, "stages[0] (voronoi).grid_size: 0 is below the minimum 0.25");
-  require_rejected({{"type", "voronoi"}, {"wavelength", -1}}, "stages[0] (voronoi).wavelength: -1 must be greater than 0");
+  require_rejected({{"type", "voronoi"}, {"grid_size", 0}},
+                   "stages[0] (voronoi).grid_size: 0 is below the minimum 0.25");
+  require_rejected({{"type", "voronoi"}, {"wavelength", -1}},
+                   "stages[0] (voronoi).wavelength: -1 must be greater than 0");
   require_rejected({{"type", "voronoi"}, {"metric", "taxicab"}},
                    "stages[0] (voronoi).metric: \"taxicab\" is not one of euclidean | manhattan | chebyshev");
 }

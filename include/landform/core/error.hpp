@@ -19,24 +19,24 @@ struct preset_issue {
 
 /// A preset that cannot be run. Carries every problem found, not only the first.
 class preset_error : public std::runtime_error {
-public:
+ public:
   explicit preset_error(std::vector<preset_issue> issues);
   preset_error(std::string path, std::string message);
   [[nodiscard]] const std::vector<preset_issue>& issues() const { return m_issues; }
 
-private:
+ private:
   std::vector<preset_issue> m_issues;
 };
 
 /// A file could not be read or written. `what()` names the file and the reason.
 class io_error : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 
 /// The progress callback asked the run to stop.
 class cancelled_error : public std::runtime_error {
-public:
+ public:
   cancelled_error() : std::runtime_error("cancelled") {}
 };
 

@@ -14,11 +14,11 @@ namespace landform {
 /// world. The world coordinate of cell (i, j) of the region is
 /// `((origin_x + i) * cell_size, (origin_y + j) * cell_size)` world units.
 struct region {
-  int width = 0;           ///< cells, > 0
-  int height = 0;          ///< cells, > 0
+  int width = 0;              ///< cells, > 0
+  int height = 0;             ///< cells, > 0
   std::int64_t origin_x = 0;  ///< cells, may be negative
   std::int64_t origin_y = 0;  ///< cells, may be negative
-  double cell_size = 1.0;  ///< world units (metres) per cell, > 0
+  double cell_size = 1.0;     ///< world units (metres) per cell, > 0
 
   [[nodiscard]] double world_x(int i) const { return static_cast<double>(origin_x + i) * cell_size; }
   [[nodiscard]] double world_y(int j) const { return static_cast<double>(origin_y + j) * cell_size; }
@@ -44,7 +44,7 @@ struct world_extent {
 /// Element (x, y) is `data()[y * width + x]`. Heights are unitless; derived
 /// maps convert them with the preset's height scale.
 class heightfield {
-public:
+ public:
   heightfield() = default;
   /// All cells set to `fill`. Throws std::invalid_argument for a non-positive
   /// size or cell size.
@@ -69,10 +69,9 @@ public:
   /// window does not fit.
   [[nodiscard]] heightfield crop(int x0, int y0, int w, int h) const;
 
-private:
+ private:
   [[nodiscard]] std::size_t index(int x, int y) const {
-    return static_cast<std::size_t>(y) * static_cast<std::size_t>(m_region.width) +
-           static_cast<std::size_t>(x);
+    return static_cast<std::size_t>(y) * static_cast<std::size_t>(m_region.width) + static_cast<std::size_t>(x);
   }
   landform::region m_region;
   std::vector<float> m_data;

@@ -12,7 +12,7 @@ namespace landform {
 /// deposited amounts), each the heightfield's width x height, row-major,
 /// float32. Writable as outputs by name.
 class layer_set {
-public:
+ public:
   /// The layer called `name`, created zero-filled with `cells` values if
   /// absent. An existing layer is returned as it is, so two stages writing
   /// the same layer accumulate into it.
@@ -21,7 +21,7 @@ public:
   [[nodiscard]] const std::vector<float>* find(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> names() const;
 
-private:
+ private:
   std::map<std::string, std::vector<float>> m_layers;
 };
 

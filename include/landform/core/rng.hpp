@@ -25,8 +25,7 @@ constexpr std::uint64_t hash_combine(std::uint64_t h, std::uint64_t v) {
 }
 
 /// hash(seed, a, b, c) -> 64 uniformly distributed bits.
-constexpr std::uint64_t hash64(std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0,
-                               std::uint64_t c = 0) {
+constexpr std::uint64_t hash64(std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0, std::uint64_t c = 0) {
   return hash_combine(hash_combine(hash_combine(mix64(seed), a), b), c);
 }
 

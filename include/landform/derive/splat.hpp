@@ -20,8 +20,8 @@ struct splat_rule {
   std::optional<std::array<double, 2>> slope;      ///< degrees
   std::optional<std::array<double, 2>> flow;       ///< flow accumulation, cells (compared in log10)
   std::optional<std::array<double, 2>> curvature;  ///< profile curvature, 1/m
-  double noise = 0.0;   ///< breakup amplitude, 0..1
-  double weight = 1.0;  ///< base strength, > 0
+  double noise = 0.0;                              ///< breakup amplitude, 0..1
+  double weight = 1.0;                             ///< base strength, > 0
 };
 
 /// Transition widths: how far outside a range a rule fades to zero.
@@ -46,7 +46,8 @@ struct splat_inputs {
 /// Normalised weights: `count` x rules.size() values, cell-major (all layers
 /// of cell 0, then cell 1, ...), summing to 1 in every cell. A cell that no
 /// rule covers goes entirely to the first layer (the base texture).
-std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat_rule>& rules, const splat_blend& blend);
+std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat_rule>& rules,
+                                 const splat_blend& blend);
 
 /// Quantises normalised weights (cell-major, `layers` per cell) to bytes that
 /// sum to exactly 255 in every cell (largest-remainder rounding).

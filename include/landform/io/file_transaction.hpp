@@ -31,7 +31,7 @@ namespace landform {
 ///
 /// Not thread-safe: one thread stages and commits.
 class file_transaction {
-public:
+ public:
   /// Remembers `dir`; nothing is created until the first stage().
   explicit file_transaction(std::filesystem::path dir);
   /// Removes the temporary files (and created, still empty directories) of an
@@ -62,7 +62,7 @@ public:
   /// transaction is empty and may stage again.
   void commit();
 
-private:
+ private:
   struct entry {
     std::filesystem::path final_path;
     std::filesystem::path temp_path;
@@ -76,7 +76,7 @@ private:
 
   std::filesystem::path m_dir;
   std::vector<entry> m_entries;
-  std::unordered_set<std::string> m_names;  ///< normalised names of m_entries
+  std::unordered_set<std::string> m_names;            ///< normalised names of m_entries
   std::vector<std::filesystem::path> m_created_dirs;  ///< in creation order (parents first)
 };
 

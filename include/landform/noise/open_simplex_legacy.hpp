@@ -30,7 +30,7 @@ namespace landform {
 /// cheap to build one instance per fBm octave. `eval` is `const`, allocation
 /// free and safe to call concurrently from any number of threads.
 class open_simplex_legacy {
-public:
+ public:
   /// Builds the permutation from `seed` exactly as the Java constructor does.
   explicit open_simplex_legacy(std::int64_t seed);
 
@@ -40,7 +40,7 @@ public:
   /// 3D noise at (x, y, z).
   [[nodiscard]] double eval(double x, double y, double z) const;
 
-private:
+ private:
   // Java stores these as short[]; the values fit a byte (perm: 0..255,
   // gradient offsets: 0..69), which halves the cache footprint.
   std::array<std::uint8_t, 256> m_perm;                ///< Permutation of 0..255.

@@ -53,8 +53,8 @@ struct output_context {
 /// An encoded file and what the manifest says about it.
 struct encoded_file {
   std::vector<std::uint8_t> bytes;
-  std::size_t clipped = 0;  ///< values clamped when quantising
-  std::string encoding;     ///< human description of the value mapping
+  std::size_t clipped = 0;      ///< values clamped when quantising
+  std::string encoding;         ///< human description of the value mapping
   json extra = json::object();  ///< kind-specific manifest fields (units, convention, layers...)
   /// Further files of the same output (splat_1, splat_2, ...). When present,
   /// files are named from the output's file by inserting _0, _1, ... before
@@ -111,13 +111,13 @@ output_kind make_output_kind(std::string name, std::string summary, std::string 
 
 /// Output kinds by name.
 class output_registry {
-public:
+ public:
   void add(output_kind kind);  ///< throws std::logic_error on a duplicate name
   [[nodiscard]] const output_kind* find(const std::string& name) const;
   [[nodiscard]] std::vector<const output_kind*> all() const;
   [[nodiscard]] std::vector<std::string> names() const;
 
-private:
+ private:
   std::map<std::string, output_kind> m_kinds;
 };
 

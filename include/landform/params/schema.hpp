@@ -31,14 +31,24 @@ struct param_range {
 };
 
 /// [lo, hi]
-inline param_range between(double lo, double hi) { return {lo, hi, false, false}; }
+inline param_range between(double lo, double hi) {
+  return {lo, hi, false, false};
+}
 /// >= lo
-inline param_range at_least(double lo) { return {lo, std::nullopt, false, false}; }
+inline param_range at_least(double lo) {
+  return {lo, std::nullopt, false, false};
+}
 /// > lo
-inline param_range above(double lo) { return {lo, std::nullopt, true, false}; }
+inline param_range above(double lo) {
+  return {lo, std::nullopt, true, false};
+}
 /// (lo, hi]
-inline param_range above_to(double lo, double hi) { return {lo, hi, true, false}; }
-inline param_range unbounded() { return {}; }
+inline param_range above_to(double lo, double hi) {
+  return {lo, hi, true, false};
+}
+inline param_range unbounded() {
+  return {};
+}
 
 /// One parameter, type-erased: what `landform stages` prints and what
 /// validation checks against.
@@ -67,7 +77,7 @@ struct param_spec {
   [[nodiscard]] std::string check(const json& value) const;
   [[nodiscard]] json to_json() const;
 
-private:
+ private:
   [[nodiscard]] std::string check_list(const json& value) const;
 };
 
@@ -87,7 +97,7 @@ std::optional<std::string> did_you_mean(const std::string& word, const std::vect
 /// are the member initialisers of `P`.
 template <class P>
 class param_schema {
-public:
+ public:
   param_schema& integer(std::string name, int P::*member, param_range range, std::string unit, std::string doc) {
     return add<int>(std::move(name), param_kind::integer, member, range, {}, std::move(unit), std::move(doc));
   }
@@ -112,9 +122,10 @@ public:
   }
   /// A list of numbers, each within `range`, with min_count..max_count (0 =
   /// unbounded) elements.
-  param_schema& number_list(std::string name, std::vector<double> P::*member, param_range range,
-                            std::size_t min_count, std::size_t max_count, std::string unit, std::string doc) {
-    add<std::vector<double>>(std::move(name), param_kind::number_list, member, range, {}, std::move(unit), std::move(doc));
+  param_schema& number_list(std::string name, std::vector<double> P::*member, param_range range, std::size_t min_count,
+                            std::size_t max_count, std::string unit, std::string doc) {
+    add<std::vector<double>>(std::move(name), param_kind::number_list, member, range, {}, std::move(unit),
+                             std::move(doc));
     m_specs.back().min_count = min_count;
     m_specs.back().max_count = max_count;
     return *this;
@@ -129,8 +140,8 @@ public:
   template <std::size_t N>
   param_schema& tuple_list(std::string name, std::vector<std::array<double, N>> P::*member, param_range range,
                            std::size_t min_count, std::size_t max_count, std::string unit, std::string doc) {
-    add<std::vector<std::array<double, N>>>(std::move(name), param_kind::point_list, member, range, {},
-                                            std::move(unit), std::move(doc));
+    add<std::vector<std::array<double, N>>>(std::move(name), param_kind::point_list, member, range, {}, std::move(unit),
+                                            std::move(doc));
     m_specs.back().min_count = min_count;
     m_specs.back().max_count = max_count;
     m_specs.back().arity = N;
@@ -199,7 +210,7 @@ public:
     return out;
   }
 
-private:
+ private:
   template <class T>
   param_schema& add(std::string name, param_kind kind, T P::*member, param_range range,
                     std::vector<std::string> choices, std::string unit, std::string doc) {

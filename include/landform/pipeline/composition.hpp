@@ -26,13 +26,13 @@ const std::vector<std::string>& blend_mode_names();
 /// Where a stage's effect applies, as a weight in [0, 1] per cell: the value
 /// of a layer, a height band and a slope band, multiplied; optionally inverted.
 struct mask_spec {
-  std::string layer;                  ///< empty: no layer factor
-  std::optional<double> height_lo;    ///< height band, height units
+  std::string layer;                ///< empty: no layer factor
+  std::optional<double> height_lo;  ///< height band, height units
   std::optional<double> height_hi;
-  double falloff = 0.0;               ///< height units over which the band fades out, >= 0
-  std::optional<double> slope_lo;     ///< slope band, degrees (Horn's gradient, physical units)
+  double falloff = 0.0;            ///< height units over which the band fades out, >= 0
+  std::optional<double> slope_lo;  ///< slope band, degrees (Horn's gradient, physical units)
   std::optional<double> slope_hi;
-  double slope_falloff = 0.0;         ///< degrees over which the slope band fades out, >= 0
+  double slope_falloff = 0.0;  ///< degrees over which the slope band fades out, >= 0
   bool invert = false;
 };
 
@@ -40,7 +40,7 @@ struct mask_spec {
 struct composition {
   blend_mode blend = blend_mode::replace;
   double weight = 1.0;
-  std::string target;                 ///< empty: the heightfield; else a named layer
+  std::string target;  ///< empty: the heightfield; else a named layer
   std::optional<mask_spec> mask;
   /// True when the stage can write straight into its target.
   [[nodiscard]] bool in_place() const { return blend == blend_mode::replace && weight == 1.0 && !mask; }
@@ -61,8 +61,8 @@ json composition_to_json(const composition& c);
 
 /// target[k] = blend(target[k], layer[k]) for every cell (row-parallel,
 /// result independent of the thread count).
-void blend_into(std::vector<float>& target, const std::vector<float>& layer, blend_mode mode, double weight,
-                int width, int nthreads);
+void blend_into(std::vector<float>& target, const std::vector<float>& layer, blend_mode mode, double weight, int width,
+                int nthreads);
 
 /// The mask weights in [0, 1] for `heights` (the current heightfield) and the
 /// layers; a layer's values are clamped to [0, 1]. Slope bands use metres:

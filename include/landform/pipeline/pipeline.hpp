@@ -12,7 +12,7 @@
 #include "landform/core/heightfield.hpp"
 #include "landform/pipeline/composition.hpp"
 #include "landform/pipeline/registry.hpp"
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 
@@ -42,12 +42,12 @@ struct build_result {
 /// One stage of a built pipeline.
 struct pipeline_stage {
   const stage_info* info = nullptr;
-  std::string key;        ///< seed key: the stage's "id", else "<type>#<n>"
-  json params;            ///< canonical params (every parameter present)
-  std::uint64_t seed = 0; ///< derived or explicit
+  std::string key;         ///< seed key: the stage's "id", else "<type>#<n>"
+  json params;             ///< canonical params (every parameter present)
+  std::uint64_t seed = 0;  ///< derived or explicit
   stage_scope scope = stage_scope::pointwise;
-  composition comp;       ///< blend, weight, target layer, mask
-  std::string path;       ///< "stages[2] (perturb)", for messages
+  composition comp;  ///< blend, weight, target layer, mask
+  std::string path;  ///< "stages[2] (perturb)", for messages
   stage_fn run;
 };
 
@@ -65,7 +65,7 @@ struct run_options {
 /// rules across parameters, sizes, outputs) and reports all problems at once;
 /// no stage runs until the whole preset is valid.
 class pipeline {
-public:
+ public:
   /// Validates `preset` and builds the stages. Throws preset_error carrying
   /// every problem, each with a JSON path such as
   /// `stages[1] (perturb).magnitude`.
@@ -99,7 +99,7 @@ public:
   /// Cells of terrain the outputs need around the region; -1 = the whole world.
   [[nodiscard]] int halo() const { return m_halo; }
 
-private:
+ private:
   landform::region m_region;
   world_extent m_world;
   std::int64_t m_seed = 0;

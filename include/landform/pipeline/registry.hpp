@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 
 /// Stage types keyed by their stable snake_case name.
 class stage_registry {
-public:
+ public:
   /// Throws std::logic_error if the name is taken.
   void add(stage_info info);
   /// nullptr when unknown.
@@ -21,7 +21,7 @@ public:
   [[nodiscard]] std::vector<const stage_info*> all() const;
   [[nodiscard]] std::vector<std::string> names() const;
 
-private:
+ private:
   std::map<std::string, stage_info> m_stages;
 };
 

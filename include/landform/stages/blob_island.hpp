@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 
@@ -15,11 +15,12 @@ namespace landform {
 struct blob_island_params {
   enum class neighbourhood_kind { eight, four };
 
-  int resolution = 512;     ///< lattice nodes across the world's smaller side (the seed's map resolution), 5 to 4096
-  double land_area = 1.0;   ///< clusters per octave = floor(resolution / 4 * land_area); the seed's slider 0.12 to 1
-  double land_type = 0.5;   ///< cluster radius = floor(resolution / 2 * 0.35 * land_type) nodes; 0.5 archipelago to 1 continent
-  int octaves = 1;          ///< repetitions of the dot process, 1 to 16
-  int erosion = 0;          ///< cellular-automaton passes, 0 to 64
+  int resolution = 512;    ///< lattice nodes across the world's smaller side (the seed's map resolution), 5 to 4096
+  double land_area = 1.0;  ///< clusters per octave = floor(resolution / 4 * land_area); the seed's slider 0.12 to 1
+  double land_type =
+      0.5;          ///< cluster radius = floor(resolution / 2 * 0.35 * land_type) nodes; 0.5 archipelago to 1 continent
+  int octaves = 1;  ///< repetitions of the dot process, 1 to 16
+  int erosion = 0;  ///< cellular-automaton passes, 0 to 64
   neighbourhood_kind neighbourhood = neighbourhood_kind::eight;
   /// Dot survival probability against normalised distance from the cluster
   /// centre (the seed's landFalloff, default linear 1 -> 0).
@@ -47,8 +48,8 @@ std::vector<float> blob_island_dots(const blob_island_params& p, std::uint64_t s
 ///   (1 <= x, y <= n - 2) count; border nodes and the outside count as 0;
 /// - four: the sum of the 4 edge neighbours that exist, divided by 4 (the node
 ///   itself is not counted).
-std::vector<float> blob_island_average(const std::vector<float>& grid, int n,
-                                       blob_island_params::neighbourhood_kind k, int nthreads);
+std::vector<float> blob_island_average(const std::vector<float>& grid, int n, blob_island_params::neighbourhood_kind k,
+                                       int nthreads);
 
 /// The island lattice: the dots, or after `erosion` passes the last pass's
 /// neighbour averages (earlier passes remapped), to be remapped per cell.

@@ -2,7 +2,7 @@
 /// @file
 /// `clamp`: limits heights to a range.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

@@ -2,7 +2,7 @@
 /// @file
 /// `constant`: a flat layer.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

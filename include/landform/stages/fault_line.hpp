@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 
@@ -16,7 +16,7 @@ struct fault_line_params {
   double initial_step = 1.0;  ///< height units: rise of the first fault, >= 0
   double final_step = 0.0;    ///< height units: rise of the last fault, >= 0 (linear in between)
   profile_kind profile = profile_kind::step;
-  double width = 8.0;         ///< world units, sigmoid only: the rise goes from 12% to 88% over +-width
+  double width = 8.0;  ///< world units, sigmoid only: the rise goes from 12% to 88% over +-width
 
   static const param_schema<fault_line_params>& schema();
 };

@@ -2,7 +2,7 @@
 /// @file
 /// `gradient`: linear and radial ramps laid out on the world.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

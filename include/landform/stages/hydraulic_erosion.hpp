@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 
@@ -16,8 +16,8 @@ struct image_params {
   enum class sampling_kind { bilinear, nearest };
   std::string path;  ///< the file; relative paths are resolved against the preset's folder by the pipeline
   format_kind format = format_kind::automatic;  ///< auto: from the extension (.png, .raw/.r16, .r32)
-  int raw_width = 0;   ///< raw16/r32: samples per row; 0 = a square image from the file size
-  int raw_height = 0;  ///< raw16/r32: rows; 0 = file size / raw_width
+  int raw_width = 0;                            ///< raw16/r32: samples per row; 0 = a square image from the file size
+  int raw_height = 0;                           ///< raw16/r32: rows; 0 = file size / raw_width
   sampling_kind sampling = sampling_kind::bilinear;
 
   static const param_schema<image_params>& schema();

@@ -2,7 +2,7 @@
 /// @file
 /// `invert`: flips heights within a range.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

@@ -2,7 +2,7 @@
 /// @file
 /// `island_mask`: a radial or square falloff from the world's centre.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 
@@ -13,8 +13,8 @@ struct island_mask_params {
   enum class curve_kind { linear, smoothstep, smootherstep };
   shape_kind shape = shape_kind::radial;
   fit_kind fit = fit_kind::world;
-  double inner = 0.5;   ///< normalised distance where the falloff starts (mask 1 inside), >= 0
-  double outer = 1.0;   ///< normalised distance where the mask reaches 0, > inner
+  double inner = 0.5;  ///< normalised distance where the falloff starts (mask 1 inside), >= 0
+  double outer = 1.0;  ///< normalised distance where the mask reaches 0, > inner
   curve_kind curve = curve_kind::smoothstep;
   double exponent = 1.0;  ///< t^exponent before the curve: > 1 keeps the coast high longer, < 1 drops it sooner
 

@@ -2,7 +2,7 @@
 /// @file
 /// `normalize`: linear remap of heights to an output range.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

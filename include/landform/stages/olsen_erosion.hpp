@@ -2,7 +2,7 @@
 /// @file
 /// `olsen_erosion`: the tutorial's Erode(smoothness), after Olsen 2004.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

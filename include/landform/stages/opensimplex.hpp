@@ -2,19 +2,19 @@
 /// @file
 /// `opensimplex`: fBm over Kurt Spencer's legacy OpenSimplex noise.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 
 /// Parameters of the `opensimplex` generator.
 struct opensimplex_params {
   enum class dims { two, three };
-  double feature_size = 100.0;  ///< world units per noise unit of octave 1; > 0
-  int octaves = 1;              ///< number of fBm octaves, 1 to 16
-  double lacunarity = 2.0;      ///< frequency ratio between octaves, 1 to 8
-  double gain = 0.5;            ///< amplitude ratio between octaves (persistence), 0 to 1
-  double amplitude = 1.0;       ///< amplitude of octave 1 (height units)
-  double z = 0.0;               ///< 3D slice coordinate, in noise units of octave 1
+  double feature_size = 100.0;    ///< world units per noise unit of octave 1; > 0
+  int octaves = 1;                ///< number of fBm octaves, 1 to 16
+  double lacunarity = 2.0;        ///< frequency ratio between octaves, 1 to 8
+  double gain = 0.5;              ///< amplitude ratio between octaves (persistence), 0 to 1
+  double amplitude = 1.0;         ///< amplitude of octave 1 (height units)
+  double z = 0.0;                 ///< 3D slice coordinate, in noise units of octave 1
   dims dimensions = dims::three;  ///< the tutorial samples 3D noise at z = 0
 
   static const param_schema<opensimplex_params>& schema();

@@ -2,7 +2,7 @@
 /// @file
 /// `perturb`: domain warp by a noise displacement field.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

@@ -2,7 +2,7 @@
 /// @file
 /// `scale_bias`: h' = h * scale + bias.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

@@ -2,7 +2,7 @@
 /// @file
 /// `terrace`: flattens heights into steps with smooth risers.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

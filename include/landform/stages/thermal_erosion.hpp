@@ -3,7 +3,7 @@
 /// `thermal_erosion`: talus (thermal weathering) erosion after Musgrave et al.
 /// 1989 and Olsen 2004.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

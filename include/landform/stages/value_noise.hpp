@@ -3,7 +3,7 @@
 /// `value_noise`: multi-resolution value noise (seed document 001) and
 /// value-noise fBm, from hashed lattice values at world coordinates.
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "landform/pipeline/stage.hpp"
+#include "landform/stages/stage.hpp"
 
 namespace landform {
 
@@ -31,12 +31,12 @@ struct voronoi_params {
 
 /// What the partition gives at one point.
 struct voronoi_sample {
-  double f1 = 0.0, f2 = 0.0;          ///< distances to the nearest and second-nearest site, grid spacings
+  double f1 = 0.0, f2 = 0.0;            ///< distances to the nearest and second-nearest site, grid spacings
   std::int64_t cell_x = 0, cell_y = 0;  ///< grid index of the nearest site
-  double site_x = 0.0, site_y = 0.0;  ///< the nearest site, grid spacings from the world's top-left edge
-  double elevation = 0.0;             ///< the nearest site's elevation (island-shaped)
-  double moisture = 0.0;              ///< the nearest site's moisture, [0, 1]
-  double cell_value = 0.0;            ///< the nearest site's random value, [0, 1)
+  double site_x = 0.0, site_y = 0.0;    ///< the nearest site, grid spacings from the world's top-left edge
+  double elevation = 0.0;               ///< the nearest site's elevation (island-shaped)
+  double moisture = 0.0;                ///< the nearest site's moisture, [0, 1]
+  double cell_value = 0.0;              ///< the nearest site's random value, [0, 1)
 };
 
 /// The site of grid point (i, j), in grid spacings from the world's top-left

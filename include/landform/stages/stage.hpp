@@ -31,10 +31,10 @@ enum class stage_scope {
 
 /// Everything a stage may use besides its params and the heightfield.
 struct stage_context {
-  std::uint64_t seed = 0;  ///< this stage's seed (derived from the preset seed or given)
-  world_extent world;      ///< where global shapes are laid out
+  std::uint64_t seed = 0;     ///< this stage's seed (derived from the preset seed or given)
+  world_extent world;         ///< where global shapes are laid out
   double height_scale = 1.0;  ///< metres (world units) for a height of 1.0; cell size is in the heightfield's placement
-  int nthreads = 0;        ///< 0 = all cores, 1 = serial; results never depend on it
+  int nthreads = 0;           ///< 0 = all cores, 1 = serial; results never depend on it
   /// Side layers (same size as the heightfield) for stages that declare them
   /// in stage_info::writes; may be null outside a pipeline.
   layer_set* layers = nullptr;
@@ -48,7 +48,7 @@ using stage_fn = std::function<void(heightfield&, const stage_context&)>;
 
 /// A registered stage type: metadata plus a factory.
 struct stage_info {
-  std::string name;         ///< stable snake_case key used in presets; never renamed
+  std::string name;  ///< stable snake_case key used in presets; never renamed
   stage_category category = stage_category::generator;
   stage_scope scope = stage_scope::pointwise;
   std::string summary;      ///< one line
@@ -74,8 +74,7 @@ struct stage_info {
 /// rules across parameters. `apply` does the work.
 template <class P>
 stage_info make_stage_info(std::string name, stage_category category, stage_scope scope, std::string summary,
-                           std::string description,
-                           void (*apply)(heightfield&, const P&, const stage_context&)) {
+                           std::string description, void (*apply)(heightfield&, const P&, const stage_context&)) {
   stage_info info;
   info.name = std::move(name);
   info.category = category;
@@ -84,7 +83,9 @@ stage_info make_stage_info(std::string name, stage_category category, stage_scop
   info.description = std::move(description);
   info.params = P::schema().specs();
   info.scope_of = [scope](const json& params) {
-    if constexpr (requires(const P& p) { { p.scope() } -> std::same_as<stage_scope>; }) {
+    if constexpr (requires(const P& p) {
+                    { p.scope() } -> std::same_as<stage_scope>;
+                  }) {
       (void)scope;
       return P::schema().parse(params).scope();
     } else {

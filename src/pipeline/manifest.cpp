@@ -1,4 +1,4 @@
-#include "landform/pipeline/outputs.hpp"
+#include "landform/pipeline/manifest.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -22,7 +22,8 @@ std::string check_file_name(const std::string& file, std::string& normal) {
   if (file.back() == '/') return "\"" + file + "\" names a directory, not a file";
   normal = std::filesystem::path(file).lexically_normal().generic_string();
   if (normal == "." || normal.empty()) return "\"" + file + "\" names the output directory itself, not a file";
-  if (normal == ".." || normal.rfind("../", 0) == 0) return "\"" + file + "\" must not leave the output directory (no \"..\")";
+  if (normal == ".." || normal.rfind("../", 0) == 0)
+    return "\"" + file + "\" must not leave the output directory (no \"..\")";
   if (normal == "manifest.json") return "\"manifest.json\" is reserved for the build manifest";
   return {};
 }
@@ -99,7 +100,8 @@ bool check_output(const json& o, const std::string& path, const std::vector<std:
       return false;
     }
     if (is_folder_of(earlier, normal) || is_folder_of(normal, earlier)) {
-      issues.push_back({kind_path + ".file", "\"" + spec.file + "\" and \"" + earlier + "\" cannot both exist (one is the other's folder)"});
+      issues.push_back({kind_path + ".file",
+                        "\"" + spec.file + "\" and \"" + earlier + "\" cannot both exist (one is the other's folder)"});
       return false;
     }
   }
@@ -173,7 +175,6 @@ encoded_output describe(const output_spec& spec, encoded_file file, const build_
   return e;
 }
 
-
 }  // namespace
 
 std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads) {
@@ -206,7 +207,6 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
   return out;
 }
 
-
 json make_manifest(const pipeline& p, const heightfield& h, const std::vector<encoded_output>& files) {
   float lo = 0.0f, hi = 0.0f;
   if (h.size() > 0) {
@@ -216,24 +216,25 @@ json make_manifest(const pipeline& p, const heightfield& h, const std::vector<en
   }
   // Counted on the heights themselves, so the figure is there even when only
   // unquantised formats were requested.
-  const auto clipped = static_cast<std::size_t>(std::count_if(
-      h.values().begin(), h.values().end(), [](float v) { return !(v >= 0.0f && v <= 1.0f); }));
+  const auto clipped = static_cast<std::size_t>(
+      std::count_if(h.values().begin(), h.values().end(), [](float v) { return !(v >= 0.0f && v <= 1.0f); }));
   json file_list = json::array();
   for (const auto& f : files) file_list.push_back(f.description);
   const region& r = p.region();
-  return {{"tool", "landform"},
-          {"version", k_version},
-          {"preset", p.canonical()},
-          {"preset_sha256", preset_hash(p.canonical())},
-          {"seed", p.seed()},
-          {"size", {r.width, r.height}},
-          {"origin", {r.origin_x, r.origin_y}},
-          {"cell_size", r.cell_size},
-          {"height_scale", p.height_scale()},
-          {"world", {{"origin", {p.world().origin_x, p.world().origin_y}}, {"size", {p.world().width, p.world().height}}}},
-          {"height_range", {lo, hi}},
-          {"clipped_cells", clipped},
-          {"files", file_list}};
+  return {
+      {"tool", "landform"},
+      {"version", k_version},
+      {"preset", p.canonical()},
+      {"preset_sha256", preset_hash(p.canonical())},
+      {"seed", p.seed()},
+      {"size", {r.width, r.height}},
+      {"origin", {r.origin_x, r.origin_y}},
+      {"cell_size", r.cell_size},
+      {"height_scale", p.height_scale()},
+      {"world", {{"origin", {p.world().origin_x, p.world().origin_y}}, {"size", {p.world().width, p.world().height}}}},
+      {"height_range", {lo, hi}},
+      {"clipped_cells", clipped},
+      {"files", file_list}};
 }
 
 }  // namespace landform
