@@ -3,9 +3,12 @@
 # in tests/golden/cases with the given CLI (default build/landform) and writes
 # the SHA-256 of each output file (the manifest aside, which carries the tool
 # version). Prints what changed, so a numeric change is blessed on purpose.
-#   scripts/bless-golden.sh [path/to/landform]
+#   scripts/bless-golden.sh [--check] [path/to/landform]
+# --check only compares (exit 1 on a change) and leaves the table alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+check=0
+if [ "${1:-}" = "--check" ]; then check=1; shift; fi
 cli="${1:-build/landform}"
 table=tests/golden/golden.sha256
 scratch="$(mktemp -d)"
@@ -23,6 +26,7 @@ if [ -f "$table" ]; then
   else
     echo "bless-golden: changed entries:"
     grep '^[-+][0-9a-f]' "$scratch/diff" || true
+    if [ "$check" = 1 ]; then exit 1; fi
   fi
 fi
-cp "$scratch/new" "$table"
+if [ "$check" = 0 ]; then cp "$scratch/new" "$table"; fi
