@@ -1,0 +1,247 @@
+// SIMD OpenSimplex2 fractal rows, compiled once per Highway target
+// (foreach_target) and chosen at run time (HWY_DYNAMIC_DISPATCH).
+//
+// Bit-identity with the scalar reference on every target rests on three
+// rules: the same IEEE operations in the same order as
+// opensimplex2_fractal_row_scalar (separate Mul and Add, never MulAdd; the
+// file is compiled with -ffp-contract=off), only exactly rounded operations
+// (no approximate reciprocal or square root), and the 64-bit lattice hash
+// done exactly in pairs of 32-bit lanes.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "noise/opensimplex2_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "landform/noise/opensimplex2.hpp"
+#include "noise/opensimplex2_detail.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace landform::noise::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_SCALAR
+// Highway's one-lane fallback (chosen only on CPUs without SSSE3) lacks the
+// half-vector operations below: it runs the scalar reference itself.
+void fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_size, double wy,
+                 float* HWY_RESTRICT out) {
+  opensimplex2_fractal_row_scalar(plan, x0, n, cell_size, wy, out);
+}
+#else
+
+using DF = hn::ScalableTag<float>;
+using DD = hn::Repartition<double, DF>;  // half as many lanes
+using DH = hn::Half<DF>;                 // float, as many lanes as DD
+using DI = hn::RebindToSigned<DF>;
+using DIH = hn::Half<DI>;
+using DU = hn::RebindToUnsigned<DF>;
+using VF = hn::Vec<DF>;
+using VD = hn::Vec<DD>;
+using VI = hn::Vec<DI>;
+using VU = hn::Vec<DU>;
+
+// A 64-bit integer per float lane, as its low and high 32 bits.
+struct wide {
+  VU lo, hi;
+};
+
+// The high 32 bits of the 64-bit products a * b, lane by lane.
+HWY_INLINE VU mul_hi(VU a, VU b) {
+  const DU du;
+  const hn::Repartition<std::uint64_t, DU> d64;
+  const auto even = hn::MulEven(a, b);
+  const auto odd = hn::MulEven(hn::BitCast(du, hn::ShiftRight<32>(hn::BitCast(d64, a))),
+                               hn::BitCast(du, hn::ShiftRight<32>(hn::BitCast(d64, b))));
+  return hn::OddEven(hn::BitCast(du, odd), hn::BitCast(du, hn::ShiftRight<32>(even)));
+}
+
+HWY_INLINE wide broadcast(std::uint64_t v) {
+  const DU du;
+  return {hn::Set(du, static_cast<std::uint32_t>(v)), hn::Set(du, static_cast<std::uint32_t>(v >> 32))};
+}
+
+// int64(b) * prime modulo 2^64, for int32 lanes b.
+HWY_INLINE wide times_prime(VI b, std::uint64_t prime) {
+  const DU du;
+  const DI di;
+  const VU u = hn::BitCast(du, b);
+  const wide p = broadcast(prime);
+  const VU lo = hn::Mul(u, p.lo);
+  VU hi = hn::Add(mul_hi(u, p.lo), hn::Mul(u, p.hi));
+  // A negative b is u - 2^32 as a 64-bit integer: subtract 2^32 * prime.
+  hi = hn::Sub(hi, hn::IfThenElseZero(hn::RebindMask(du, hn::Lt(b, hn::Zero(di))), p.lo));
+  return {lo, hi};
+}
+
+// a + c modulo 2^64.
+HWY_INLINE wide add(const wide& a, std::uint64_t c) {
+  const DU du;
+  const DI di;
+  const wide k = broadcast(c);
+  const VU lo = hn::Add(a.lo, k.lo);
+  // Carry when lo < k.lo unsigned: compare with the sign bits flipped.
+  const VU sign = hn::Set(du, 0x80000000u);
+  const auto carry = hn::Lt(hn::BitCast(di, hn::Xor(lo, sign)), hn::BitCast(di, hn::Xor(k.lo, sign)));
+  const VU hi = hn::Sub(hn::Add(a.hi, k.hi), hn::BitCast(du, hn::VecFromMask(di, carry)));
+  return {lo, hi};
+}
+
+// The gradient index of the published hash: h = (seed ^ xp ^ yp) * M,
+// h ^= h >> 58 (arithmetic), index = (int)h & 0xFE.
+HWY_INLINE VI gradient_index(const wide& seed, const wide& xp, const wide& yp) {
+  const DI di;
+  const VU hlo = hn::Xor(hn::Xor(seed.lo, xp.lo), yp.lo);
+  const VU hhi = hn::Xor(hn::Xor(seed.hi, xp.hi), yp.hi);
+  const wide m = broadcast(os2::k_hash_multiplier);
+  const VU plo = hn::Mul(hlo, m.lo);
+  const VU phi = hn::Add(hn::Add(mul_hi(hlo, m.lo), hn::Mul(hlo, m.hi)), hn::Mul(hhi, m.lo));
+  return hn::And(hn::Xor(hn::BitCast(di, plo), hn::ShiftRight<26>(hn::BitCast(di, phi))), hn::Set(di, 0xFE));
+}
+
+// (a^2)^2 * (g . d) for the gradient at `index`.
+HWY_INLINE VF contribution(VF a, VI index, VF dx, VF dy) {
+  const DF df;
+  const float* table = os2::k_gradients.data();
+  const VF gx = hn::GatherIndex(df, table, index);
+  const VF gy = hn::GatherIndex(df, table + 1, index);
+  const VF a2 = hn::Mul(a, a);
+  return hn::Mul(hn::Mul(a2, a2), hn::Add(hn::Mul(gx, dx), hn::Mul(gy, dy)));
+}
+
+// Skews one half of the lanes and splits it into base cell and offset.
+HWY_INLINE void skew_half(VD x, VD y, hn::Vec<DH>& xi, hn::Vec<DH>& yi, hn::Vec<DIH>& xb, hn::Vec<DIH>& yb) {
+  const DD dd;
+  const DH dh;
+  const DIH dih;
+  const VD s = hn::Mul(hn::Set(dd, os2::k_skew), hn::Add(x, y));
+  const VD xs = hn::Add(x, s), ys = hn::Add(y, s);
+  const VD xf = hn::Floor(xs), yf = hn::Floor(ys);
+  xi = hn::DemoteTo(dh, hn::Sub(xs, xf));
+  yi = hn::DemoteTo(dh, hn::Sub(ys, yf));
+  xb = hn::DemoteTo(dih, xf);
+  yb = hn::DemoteTo(dih, yf);
+}
+
+// noise2(seed, x, y) for the lanes (x_lo, x_hi), (y_lo, y_hi).
+HWY_INLINE VF noise2(const wide& seed, VD x_lo, VD x_hi, VD y_lo, VD y_hi) {
+  const DF df;
+  const DI di;
+  hn::Vec<DH> xi_lo, yi_lo, xi_hi, yi_hi;
+  hn::Vec<DIH> xb_lo, yb_lo, xb_hi, yb_hi;
+  skew_half(x_lo, y_lo, xi_lo, yi_lo, xb_lo, yb_lo);
+  skew_half(x_hi, y_hi, xi_hi, yi_hi, xb_hi, yb_hi);
+  const VF xi = hn::Combine(df, xi_hi, xi_lo), yi = hn::Combine(df, yi_hi, yi_lo);
+  const VI xsb = hn::Combine(di, xb_hi, xb_lo), ysb = hn::Combine(di, yb_hi, yb_lo);
+  const wide xsbp = times_prime(xsb, os2::k_prime_x), ysbp = times_prime(ysb, os2::k_prime_y);
+
+  const VF zero = hn::Zero(df);
+  const VF r2 = hn::Set(df, os2::k_r_squared);
+  const VF t = hn::Mul(hn::Add(xi, yi), hn::Set(df, os2::k_unskew_f));
+  const VF dx0 = hn::Add(xi, t), dy0 = hn::Add(yi, t);
+
+  const VF a0 = hn::Sub(hn::Sub(r2, hn::Mul(dx0, dx0)), hn::Mul(dy0, dy0));
+  VF value = hn::IfThenElseZero(hn::Gt(a0, zero), contribution(a0, gradient_index(seed, xsbp, ysbp), dx0, dy0));
+
+  const VF a1 = hn::Add(hn::Mul(hn::Set(df, os2::k_a1_t_factor_f), t), hn::Add(hn::Set(df, os2::k_a1_constant_f), a0));
+  const VF off1 = hn::Set(df, os2::k_second_offset_f);
+  const VF dx1 = hn::Sub(dx0, off1), dy1 = hn::Sub(dy0, off1);
+  const VI g1 = gradient_index(seed, add(xsbp, os2::k_prime_x), add(ysbp, os2::k_prime_y));
+  value = hn::IfThenElse(hn::Gt(a1, zero), hn::Add(value, contribution(a1, g1, dx1, dy1)), value);
+
+  // Third vertex: (0, 1) above the diagonal, (1, 0) below.
+  const auto upper = hn::Gt(dy0, dx0);
+  const VF u = hn::Set(df, os2::k_unskew_f), u1 = hn::Set(df, os2::k_unskew_plus_1_f);
+  const VF dx2 = hn::Sub(dx0, hn::IfThenElse(upper, u, u1));
+  const VF dy2 = hn::Sub(dy0, hn::IfThenElse(upper, u1, u));
+  const VF a2 = hn::Sub(hn::Sub(r2, hn::Mul(dx2, dx2)), hn::Mul(dy2, dy2));
+  const wide xs_next = add(xsbp, os2::k_prime_x), ys_next = add(ysbp, os2::k_prime_y);
+  const auto upper_u = hn::RebindMask(DU(), upper);
+  const wide xp2 = {hn::IfThenElse(upper_u, xsbp.lo, xs_next.lo), hn::IfThenElse(upper_u, xsbp.hi, xs_next.hi)};
+  const wide yp2 = {hn::IfThenElse(upper_u, ys_next.lo, ysbp.lo), hn::IfThenElse(upper_u, ys_next.hi, ysbp.hi)};
+  value = hn::IfThenElse(hn::Gt(a2, zero), hn::Add(value, contribution(a2, gradient_index(seed, xp2, yp2), dx2, dy2)),
+                         value);
+  return value;
+}
+
+LANDFORM_DEFINE_FRACTAL_ACCUMULATE
+
+struct vector_ops {
+  VF one, two;
+  [[nodiscard]] VF abs(VF v) const { return hn::Abs(v); }
+};
+
+void fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_size, double wy,
+                 float* HWY_RESTRICT out) {
+  const DF df;
+  const DD dd;
+  const DH dh;
+  const auto nf = static_cast<int>(hn::Lanes(df));
+  const auto nd = static_cast<double>(hn::Lanes(dd));
+  const vector_ops ops{hn::Set(df, 1.0f), hn::Set(df, 2.0f)};
+  const VD iota = hn::Iota(dd, 0.0), cs = hn::Set(dd, cell_size);
+  const wide warp_x = broadcast(static_cast<std::uint64_t>(plan.warp_seed_x));
+  const wide warp_y = broadcast(static_cast<std::uint64_t>(plan.warp_seed_y));
+  for (int i = 0; i < n; i += nf) {
+    // World x of the lanes: double(x0 + i + k) * cell_size, as the scalar path.
+    const auto base = static_cast<double>(x0 + i);
+    VD px_lo = hn::Mul(hn::Add(hn::Set(dd, base), iota), cs);
+    VD px_hi = hn::Mul(hn::Add(hn::Set(dd, base + nd), iota), cs);
+    VD py_lo = hn::Set(dd, wy), py_hi = py_lo;
+    if (plan.warped()) {
+      const VD wf = hn::Set(dd, plan.warp_frequency), wa = hn::Set(dd, plan.warp_amplitude);
+      const VD qx_lo = hn::Mul(px_lo, wf), qx_hi = hn::Mul(px_hi, wf);
+      const VD qy_lo = hn::Mul(py_lo, wf), qy_hi = hn::Mul(py_hi, wf);
+      const VF ox = noise2(warp_x, qx_lo, qx_hi, qy_lo, qy_hi);
+      const VF oy = noise2(warp_y, qx_lo, qx_hi, qy_lo, qy_hi);
+      px_lo = hn::Add(px_lo, hn::Mul(wa, hn::PromoteTo(dd, hn::LowerHalf(dh, ox))));
+      px_hi = hn::Add(px_hi, hn::Mul(wa, hn::PromoteTo(dd, hn::UpperHalf(dh, ox))));
+      py_lo = hn::Add(py_lo, hn::Mul(wa, hn::PromoteTo(dd, hn::LowerHalf(dh, oy))));
+      py_hi = hn::Add(py_hi, hn::Mul(wa, hn::PromoteTo(dd, hn::UpperHalf(dh, oy))));
+    }
+    VF sum = hn::Zero(df);
+    for (const auto& o : plan.octaves) {
+      const VD f = hn::Set(dd, o.frequency);
+      const VF v = noise2(broadcast(static_cast<std::uint64_t>(o.seed)), hn::Mul(px_lo, f), hn::Mul(px_hi, f),
+                          hn::Mul(py_lo, f), hn::Mul(py_hi, f));
+      sum = landform::noise::HWY_NAMESPACE::fractal_accumulate(plan.kind, sum, v, hn::Set(df, o.amplitude), ops);
+    }
+    if (i + nf <= n) {
+      hn::StoreU(sum, df, out + i);
+    } else {
+      HWY_ALIGN float tail[64];
+      hn::Store(sum, df, tail);
+      std::memcpy(out + i, tail, static_cast<std::size_t>(n - i) * sizeof(float));
+    }
+  }
+}
+
+#endif  // HWY_TARGET == HWY_SCALAR
+
+const char* target_name() {
+  return hwy::TargetName(HWY_TARGET);
+}
+
+}  // namespace landform::noise::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace landform::noise {
+
+HWY_EXPORT(fractal_row);
+HWY_EXPORT(target_name);
+
+void opensimplex2_fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_size, double wy,
+                              float* out) {
+  HWY_DYNAMIC_DISPATCH(fractal_row)(plan, x0, n, cell_size, wy, out);
+}
+
+std::string simd_target_name() {
+  return HWY_DYNAMIC_DISPATCH(target_name)();
+}
+
+}  // namespace landform::noise
+#endif
