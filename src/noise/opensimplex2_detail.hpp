@@ -48,4 +48,15 @@ constexpr std::array<float, 256> make_gradients() {
 }
 alignas(64) inline constexpr std::array<float, 256> k_gradients = make_gradients();
 
+// The 24 distinct gradients as x and y columns (k_gradients[2 g] and
+// k_gradients[2 g + 1] for g % 24), padded with zeros to 32 entries so SIMD
+// code can load them in whole vectors of up to 16 lanes.
+constexpr std::array<float, 32> make_gradient_column(std::size_t component) {
+  std::array<float, 32> c{};
+  for (std::size_t j = 0; j < 24; ++j) c[j] = k_gradients[2 * j + component];
+  return c;
+}
+alignas(64) inline constexpr std::array<float, 32> k_gradient_x = make_gradient_column(0);
+alignas(64) inline constexpr std::array<float, 32> k_gradient_y = make_gradient_column(1);
+
 }  // namespace landform::noise::os2

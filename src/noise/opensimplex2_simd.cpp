@@ -102,12 +102,28 @@ HWY_INLINE VI gradient_index(const wide& seed, const wide& xp, const wide& yp) {
   return hn::And(hn::Xor(hn::BitCast(di, plo), hn::ShiftRight<26>(hn::BitCast(di, phi))), hn::Set(di, 0xFE));
 }
 
-// (a^2)^2 * (g . d) for the gradient at `index`.
+// (a^2)^2 * (g . d) for the gradient at `index` (= 2 g, g in [0, 128)).
+// The table repeats 24 gradients, so the lookup is of g % 24 in registers
+// (lane permutes over 24 / lanes chunks) instead of a gather: the same values.
 HWY_INLINE VF contribution(VF a, VI index, VF dx, VF dy) {
   const DF df;
-  const float* table = os2::k_gradients.data();
-  const VF gx = hn::GatherIndex(df, table, index);
-  const VF gy = hn::GatherIndex(df, table + 1, index);
+  const DI di;
+  constexpr int k_distinct = 24;
+  const int lanes = static_cast<int>(hn::Lanes(df));
+  VI g = hn::ShiftRight<1>(index);
+  for (const int step : {96, 48, 24}) {  // g % 24 for g < 128
+    g = hn::Sub(g, hn::And(hn::VecFromMask(di, hn::Gt(g, hn::Set(di, step - 1))), hn::Set(di, step)));
+  }
+  // Chunks start at multiples of the (power of two) lane count, so the lane
+  // within a chunk is g & (lanes - 1) for every chunk.
+  const auto lane = hn::IndicesFromVec(df, hn::And(g, hn::Set(di, lanes - 1)));
+  VF gx = hn::TableLookupLanes(hn::Load(df, os2::k_gradient_x.data()), lane);
+  VF gy = hn::TableLookupLanes(hn::Load(df, os2::k_gradient_y.data()), lane);
+  for (int c = lanes; c < k_distinct; c += lanes) {
+    const auto in_chunk = hn::RebindMask(df, hn::Gt(g, hn::Set(di, c - 1)));
+    gx = hn::IfThenElse(in_chunk, hn::TableLookupLanes(hn::Load(df, os2::k_gradient_x.data() + c), lane), gx);
+    gy = hn::IfThenElse(in_chunk, hn::TableLookupLanes(hn::Load(df, os2::k_gradient_y.data() + c), lane), gy);
+  }
   const VF a2 = hn::Mul(a, a);
   return hn::Mul(hn::Mul(a2, a2), hn::Add(hn::Mul(gx, dx), hn::Mul(gy, dy)));
 }
