@@ -9,6 +9,7 @@
 #include "landform/noise/opensimplex2.hpp"
 #include "landform/stages/opensimplex.hpp"
 #include "landform/stages/opensimplex2.hpp"
+#include "landform/stages/perlin.hpp"
 #include "landform/stages/value_noise.hpp"
 
 namespace {
@@ -40,6 +41,13 @@ void bm_noise_fbm_opensimplex2(benchmark::State& state) {
   run_noise(state, p, &apply_opensimplex2);
 }
 
+void bm_noise_fbm_perlin(benchmark::State& state) {
+  perlin_params p;
+  p.octaves = 6;
+  p.feature_size = 64.0;
+  run_noise(state, p, &apply_perlin);
+}
+
 void bm_noise_fbm_opensimplex_legacy_3d(benchmark::State& state) {
   opensimplex_params p;
   p.octaves = 6;
@@ -59,6 +67,7 @@ void bm_noise_fbm_value_noise(benchmark::State& state) {
 #define LANDFORM_NOISE_BENCH(fn) \
   BENCHMARK(fn)->Arg(1)->Arg(2)->Iterations(2)->Unit(benchmark::kMillisecond)->UseRealTime()
 LANDFORM_NOISE_BENCH(bm_noise_fbm_opensimplex2);
+LANDFORM_NOISE_BENCH(bm_noise_fbm_perlin);
 LANDFORM_NOISE_BENCH(bm_noise_fbm_opensimplex_legacy_3d);
 LANDFORM_NOISE_BENCH(bm_noise_fbm_value_noise);
 

@@ -1,12 +1,13 @@
 // The scalar reference of OpenSimplex2 2D and of the fractal row, and the
 // fractal plan shared by the float noise stages. The SIMD kernels
-// (opensimplex2_simd.cpp) must equal these bit for bit.
+// (noise_simd.cpp) must equal these bit for bit.
 
 #include "landform/noise/opensimplex2.hpp"
 
 #include <cmath>
 
 #include "landform/core/rng.hpp"
+#include "noise/fractal_row_scalar.hpp"
 #include "noise/opensimplex2_detail.hpp"
 
 namespace landform::noise {
@@ -96,23 +97,7 @@ float opensimplex2_noise2(std::int64_t seed_signed, double x, double y) {
 
 void opensimplex2_fractal_row_scalar(const fractal_plan& plan, std::int64_t x0, int n, double cell_size, double wy,
                                      float* out) {
-  const scalar_ops ops;
-  for (int i = 0; i < n; ++i) {
-    double px = static_cast<double>(x0 + i) * cell_size, py = wy;
-    if (plan.warped()) {
-      const double qx = px * plan.warp_frequency, qy = py * plan.warp_frequency;
-      const float ox = opensimplex2_noise2(plan.warp_seed_x, qx, qy);
-      const float oy = opensimplex2_noise2(plan.warp_seed_y, qx, qy);
-      px = px + plan.warp_amplitude * static_cast<double>(ox);
-      py = py + plan.warp_amplitude * static_cast<double>(oy);
-    }
-    float sum = 0.0f;
-    for (const auto& o : plan.octaves) {
-      const float v = opensimplex2_noise2(o.seed, px * o.frequency, py * o.frequency);
-      sum = fractal_accumulate(plan.kind, sum, v, o.amplitude, ops);
-    }
-    out[i] = sum;
-  }
+  fractal_row_scalar(&opensimplex2_noise2, plan, x0, n, cell_size, wy, out);
 }
 
 }  // namespace landform::noise

@@ -1,7 +1,7 @@
 #pragma once
 // Constants and the gradient table of OpenSimplex2 2D (K.jpg, public domain),
 // shared by the scalar reference (opensimplex2.cpp) and the SIMD kernels
-// (opensimplex2_simd.cpp). Values as published in java/OpenSimplex2.java.
+// (noise_simd.cpp). Values as published in java/OpenSimplex2.java.
 
 #include <array>
 #include <cstdint>

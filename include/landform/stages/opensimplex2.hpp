@@ -2,24 +2,12 @@
 /// @file
 /// `opensimplex2`: fractal OpenSimplex2 noise (K.jpg) in float SIMD.
 
-#include "landform/stages/stage.hpp"
+#include "landform/stages/fractal_noise.hpp"
 
 namespace landform {
 
-/// Parameters of the `opensimplex2` generator.
-struct opensimplex2_params {
-  enum class fractal_mode { fbm, ridged, billow };
-  fractal_mode fractal = fractal_mode::fbm;  ///< how octaves combine
-  double feature_size = 256.0;               ///< world units per noise unit of octave 1; > 0
-  int octaves = 6;                           ///< 1 to 16
-  double lacunarity = 2.0;                   ///< frequency ratio between octaves, 1 to 8
-  double gain = 0.5;                         ///< amplitude ratio between octaves, 0 to 1
-  double amplitude = 1.0;                    ///< amplitude of octave 1 (height units)
-  double warp_amplitude = 0.0;               ///< world units; 0 = no domain warp
-  double warp_frequency = 0.005;             ///< noise units per world unit of the warp field; > 0
-
-  static const param_schema<opensimplex2_params>& schema();
-};
+/// Parameters of the `opensimplex2` generator (shared with `perlin`).
+using opensimplex2_params = fractal_noise_params;
 
 /// Fills `h` with fractal OpenSimplex2 noise at each cell's world position.
 ///

@@ -9,7 +9,7 @@
 // done exactly in pairs of 32-bit lanes.
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "noise/opensimplex2_simd.cpp"
+#define HWY_TARGET_INCLUDE "noise/noise_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
@@ -18,7 +18,9 @@
 #include <cstring>
 
 #include "landform/noise/opensimplex2.hpp"
+#include "landform/noise/perlin.hpp"
 #include "noise/opensimplex2_detail.hpp"
+#include "noise/perlin_detail.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace landform::noise::HWY_NAMESPACE {
@@ -30,6 +32,10 @@ namespace hn = hwy::HWY_NAMESPACE;
 void fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_size, double wy,
                  float* HWY_RESTRICT out) {
   opensimplex2_fractal_row_scalar(plan, x0, n, cell_size, wy, out);
+}
+void perlin_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_size, double wy,
+                float* HWY_RESTRICT out) {
+  perlin_fractal_row_scalar(plan, x0, n, cell_size, wy, out);
 }
 #else
 
@@ -128,18 +134,23 @@ HWY_INLINE VF contribution(VF a, VI index, VF dx, VF dy) {
   return hn::Mul(hn::Mul(a2, a2), hn::Add(hn::Mul(gx, dx), hn::Mul(gy, dy)));
 }
 
-// Skews one half of the lanes and splits it into base cell and offset.
-HWY_INLINE void skew_half(VD x, VD y, hn::Vec<DH>& xi, hn::Vec<DH>& yi, hn::Vec<DIH>& xb, hn::Vec<DIH>& yb) {
-  const DD dd;
+// Splits one half of the lanes into base cell (floor, int32) and offset
+// (double difference rounded to float).
+HWY_INLINE void split_half(VD xs, VD ys, hn::Vec<DH>& xi, hn::Vec<DH>& yi, hn::Vec<DIH>& xb, hn::Vec<DIH>& yb) {
   const DH dh;
   const DIH dih;
-  const VD s = hn::Mul(hn::Set(dd, os2::k_skew), hn::Add(x, y));
-  const VD xs = hn::Add(x, s), ys = hn::Add(y, s);
   const VD xf = hn::Floor(xs), yf = hn::Floor(ys);
   xi = hn::DemoteTo(dh, hn::Sub(xs, xf));
   yi = hn::DemoteTo(dh, hn::Sub(ys, yf));
   xb = hn::DemoteTo(dih, xf);
   yb = hn::DemoteTo(dih, yf);
+}
+
+// Skews one half of the lanes onto the A2* lattice and splits it.
+HWY_INLINE void skew_half(VD x, VD y, hn::Vec<DH>& xi, hn::Vec<DH>& yi, hn::Vec<DIH>& xb, hn::Vec<DIH>& yb) {
+  const DD dd;
+  const VD s = hn::Mul(hn::Set(dd, os2::k_skew), hn::Add(x, y));
+  split_half(hn::Add(x, s), hn::Add(y, s), xi, yi, xb, yb);
 }
 
 // noise2(seed, x, y) for the lanes (x_lo, x_hi), (y_lo, y_hi).
@@ -190,8 +201,9 @@ struct vector_ops {
   [[nodiscard]] VF abs(VF v) const { return hn::Abs(v); }
 };
 
-void fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_size, double wy,
-                 float* HWY_RESTRICT out) {
+template <class Noise>
+HWY_INLINE void fractal_row_of(const Noise& noise2, const fractal_plan& plan, std::int64_t x0, int n, double cell_size,
+                               double wy, float* HWY_RESTRICT out) {
   const DF df;
   const DD dd;
   const DH dh;
@@ -199,8 +211,6 @@ void fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_s
   const auto nd = static_cast<double>(hn::Lanes(dd));
   const vector_ops ops{hn::Set(df, 1.0f), hn::Set(df, 2.0f)};
   const VD iota = hn::Iota(dd, 0.0), cs = hn::Set(dd, cell_size);
-  const wide warp_x = broadcast(static_cast<std::uint64_t>(plan.warp_seed_x));
-  const wide warp_y = broadcast(static_cast<std::uint64_t>(plan.warp_seed_y));
   for (int i = 0; i < n; i += nf) {
     // World x of the lanes: double(x0 + i + k) * cell_size, as the scalar path.
     const auto base = static_cast<double>(x0 + i);
@@ -211,8 +221,8 @@ void fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_s
       const VD wf = hn::Set(dd, plan.warp_frequency), wa = hn::Set(dd, plan.warp_amplitude);
       const VD qx_lo = hn::Mul(px_lo, wf), qx_hi = hn::Mul(px_hi, wf);
       const VD qy_lo = hn::Mul(py_lo, wf), qy_hi = hn::Mul(py_hi, wf);
-      const VF ox = noise2(warp_x, qx_lo, qx_hi, qy_lo, qy_hi);
-      const VF oy = noise2(warp_y, qx_lo, qx_hi, qy_lo, qy_hi);
+      const VF ox = noise2(plan.warp_seed_x, qx_lo, qx_hi, qy_lo, qy_hi);
+      const VF oy = noise2(plan.warp_seed_y, qx_lo, qx_hi, qy_lo, qy_hi);
       px_lo = hn::Add(px_lo, hn::Mul(wa, hn::PromoteTo(dd, hn::LowerHalf(dh, ox))));
       px_hi = hn::Add(px_hi, hn::Mul(wa, hn::PromoteTo(dd, hn::UpperHalf(dh, ox))));
       py_lo = hn::Add(py_lo, hn::Mul(wa, hn::PromoteTo(dd, hn::LowerHalf(dh, oy))));
@@ -221,8 +231,7 @@ void fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_s
     VF sum = hn::Zero(df);
     for (const auto& o : plan.octaves) {
       const VD f = hn::Set(dd, o.frequency);
-      const VF v = noise2(broadcast(static_cast<std::uint64_t>(o.seed)), hn::Mul(px_lo, f), hn::Mul(px_hi, f),
-                          hn::Mul(py_lo, f), hn::Mul(py_hi, f));
+      const VF v = noise2(o.seed, hn::Mul(px_lo, f), hn::Mul(px_hi, f), hn::Mul(py_lo, f), hn::Mul(py_hi, f));
       sum = landform::noise::HWY_NAMESPACE::fractal_accumulate(plan.kind, sum, v, hn::Set(df, o.amplitude), ops);
     }
     if (i + nf <= n) {
@@ -233,6 +242,86 @@ void fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_s
       std::memcpy(out + i, tail, static_cast<std::size_t>(n - i) * sizeof(float));
     }
   }
+}
+
+// ---- Perlin: improved gradient noise (Perlin 2002: quintic fade) ----
+
+// The 8 gradients (x, y): the diagonals and the axes, all of length sqrt(2),
+// padded with zeros to 16 entries for vectors of up to 16 lanes.
+alignas(64) constexpr float k_perlin_gx[16] = {1, -1, 1, -1, perlin_detail::k_sqrt2, -perlin_detail::k_sqrt2, 0, 0};
+alignas(64) constexpr float k_perlin_gy[16] = {1, 1, -1, -1, 0, 0, perlin_detail::k_sqrt2, -perlin_detail::k_sqrt2};
+
+// g . (dx, dy) for gradient indices in [0, 8).
+HWY_INLINE VF perlin_dot(VI index, VF dx, VF dy) {
+  const DF df;
+  const DI di;
+  const int lanes = static_cast<int>(hn::Lanes(df));
+  const auto lane = hn::IndicesFromVec(df, hn::And(index, hn::Set(di, lanes - 1)));
+  VF gx = hn::TableLookupLanes(hn::Load(df, k_perlin_gx), lane);
+  VF gy = hn::TableLookupLanes(hn::Load(df, k_perlin_gy), lane);
+  for (int c = lanes; c < 8; c += lanes) {
+    const auto in_chunk = hn::RebindMask(df, hn::Gt(index, hn::Set(di, c - 1)));
+    gx = hn::IfThenElse(in_chunk, hn::TableLookupLanes(hn::Load(df, k_perlin_gx + c), lane), gx);
+    gy = hn::IfThenElse(in_chunk, hn::TableLookupLanes(hn::Load(df, k_perlin_gy + c), lane), gy);
+  }
+  return hn::Add(hn::Mul(gx, dx), hn::Mul(gy, dy));
+}
+
+HWY_INLINE VF perlin_fade(VF t) {
+  const DF df;
+  const VF inner = hn::Add(hn::Mul(t, hn::Sub(hn::Mul(t, hn::Set(df, 6.0f)), hn::Set(df, 15.0f))), hn::Set(df, 10.0f));
+  return hn::Mul(hn::Mul(hn::Mul(t, t), t), inner);
+}
+
+HWY_INLINE VF perlin2(std::int64_t seed64, VD x_lo, VD x_hi, VD y_lo, VD y_hi) {
+  const DF df;
+  const DI di;
+  const DU du;
+  hn::Vec<DH> tx_lo, ty_lo, tx_hi, ty_hi;
+  hn::Vec<DIH> ix_lo, iy_lo, ix_hi, iy_hi;
+  split_half(x_lo, y_lo, tx_lo, ty_lo, ix_lo, iy_lo);
+  split_half(x_hi, y_hi, tx_hi, ty_hi, ix_hi, iy_hi);
+  const VF tx = hn::Combine(df, tx_hi, tx_lo), ty = hn::Combine(df, ty_hi, ty_lo);
+  const VI ix = hn::Combine(di, ix_hi, ix_lo), iy = hn::Combine(di, iy_hi, iy_lo);
+  const VU px = hn::Set(du, perlin_detail::k_prime_x), py = hn::Set(du, perlin_detail::k_prime_y);
+  const VU hx0 = hn::Mul(hn::BitCast(du, ix), px), hx1 = hn::Add(hx0, px);
+  const VU hy0 = hn::Mul(hn::BitCast(du, iy), py), hy1 = hn::Add(hy0, py);
+  const VU seed = hn::Set(du, perlin_detail::seed32(seed64)), m = hn::Set(du, perlin_detail::k_multiplier);
+  const auto index = [&](VU hx, VU hy) {
+    return hn::BitCast(di, hn::ShiftRight<29>(hn::Mul(hn::Xor(hn::Xor(seed, hx), hy), m)));
+  };
+  const VF one = hn::Set(df, 1.0f);
+  const VF tx1 = hn::Sub(tx, one), ty1 = hn::Sub(ty, one);
+  const VF n00 = perlin_dot(index(hx0, hy0), tx, ty);
+  const VF n10 = perlin_dot(index(hx1, hy0), tx1, ty);
+  const VF n01 = perlin_dot(index(hx0, hy1), tx, ty1);
+  const VF n11 = perlin_dot(index(hx1, hy1), tx1, ty1);
+  const VF u = perlin_fade(tx), v = perlin_fade(ty);
+  const VF nx0 = hn::Add(n00, hn::Mul(u, hn::Sub(n10, n00)));
+  const VF nx1 = hn::Add(n01, hn::Mul(u, hn::Sub(n11, n01)));
+  return hn::Add(nx0, hn::Mul(v, hn::Sub(nx1, nx0)));
+}
+
+struct opensimplex2_noise {
+  HWY_INLINE VF operator()(std::int64_t seed, VD x_lo, VD x_hi, VD y_lo, VD y_hi) const {
+    return noise2(broadcast(static_cast<std::uint64_t>(seed)), x_lo, x_hi, y_lo, y_hi);
+  }
+};
+
+struct perlin_noise {
+  HWY_INLINE VF operator()(std::int64_t seed, VD x_lo, VD x_hi, VD y_lo, VD y_hi) const {
+    return perlin2(seed, x_lo, x_hi, y_lo, y_hi);
+  }
+};
+
+void fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_size, double wy,
+                 float* HWY_RESTRICT out) {
+  fractal_row_of(opensimplex2_noise{}, plan, x0, n, cell_size, wy, out);
+}
+
+void perlin_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_size, double wy,
+                float* HWY_RESTRICT out) {
+  fractal_row_of(perlin_noise{}, plan, x0, n, cell_size, wy, out);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR
@@ -249,6 +338,11 @@ namespace landform::noise {
 
 HWY_EXPORT(fractal_row);
 HWY_EXPORT(target_name);
+HWY_EXPORT(perlin_row);
+
+void perlin_fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_size, double wy, float* out) {
+  HWY_DYNAMIC_DISPATCH(perlin_row)(plan, x0, n, cell_size, wy, out);
+}
 
 void opensimplex2_fractal_row(const fractal_plan& plan, std::int64_t x0, int n, double cell_size, double wy,
                               float* out) {
