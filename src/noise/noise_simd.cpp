@@ -134,35 +134,36 @@ HWY_INLINE VF contribution(VF a, VI index, VF dx, VF dy) {
   return hn::Mul(hn::Mul(a2, a2), hn::Add(hn::Mul(gx, dx), hn::Mul(gy, dy)));
 }
 
-// Splits one half of the lanes into base cell (floor, int32) and offset
-// (double difference rounded to float).
-HWY_INLINE void split_half(VD xs, VD ys, hn::Vec<DH>& xi, hn::Vec<DH>& yi, hn::Vec<DIH>& xb, hn::Vec<DIH>& yb) {
-  const DH dh;
-  const DIH dih;
-  const VD xf = hn::Floor(xs), yf = hn::Floor(ys);
-  xi = hn::DemoteTo(dh, hn::Sub(xs, xf));
-  yi = hn::DemoteTo(dh, hn::Sub(ys, yf));
-  xb = hn::DemoteTo(dih, xf);
-  yb = hn::DemoteTo(dih, yf);
-}
+// Base cells (floor, int32) and offsets (double difference rounded to
+// float) of the lanes (x_lo, x_hi), (y_lo, y_hi).
+struct cell_split {
+  VF fx, fy;
+  VI ix, iy;
+};
 
-// Skews one half of the lanes onto the A2* lattice and splits it.
-HWY_INLINE void skew_half(VD x, VD y, hn::Vec<DH>& xi, hn::Vec<DH>& yi, hn::Vec<DIH>& xb, hn::Vec<DIH>& yb) {
-  const DD dd;
-  const VD s = hn::Mul(hn::Set(dd, os2::k_skew), hn::Add(x, y));
-  split_half(hn::Add(x, s), hn::Add(y, s), xi, yi, xb, yb);
+HWY_INLINE cell_split split(VD x_lo, VD x_hi, VD y_lo, VD y_hi) {
+  const DF df;
+  const DH dh;
+  const DI di;
+  const DIH dih;
+  const VD fx_lo = hn::Floor(x_lo), fx_hi = hn::Floor(x_hi), fy_lo = hn::Floor(y_lo), fy_hi = hn::Floor(y_hi);
+  return {hn::Combine(df, hn::DemoteTo(dh, hn::Sub(x_hi, fx_hi)), hn::DemoteTo(dh, hn::Sub(x_lo, fx_lo))),
+          hn::Combine(df, hn::DemoteTo(dh, hn::Sub(y_hi, fy_hi)), hn::DemoteTo(dh, hn::Sub(y_lo, fy_lo))),
+          hn::Combine(di, hn::DemoteTo(dih, fx_hi), hn::DemoteTo(dih, fx_lo)),
+          hn::Combine(di, hn::DemoteTo(dih, fy_hi), hn::DemoteTo(dih, fy_lo))};
 }
 
 // noise2(seed, x, y) for the lanes (x_lo, x_hi), (y_lo, y_hi).
 HWY_INLINE VF noise2(const wide& seed, VD x_lo, VD x_hi, VD y_lo, VD y_hi) {
   const DF df;
   const DI di;
-  hn::Vec<DH> xi_lo, yi_lo, xi_hi, yi_hi;
-  hn::Vec<DIH> xb_lo, yb_lo, xb_hi, yb_hi;
-  skew_half(x_lo, y_lo, xi_lo, yi_lo, xb_lo, yb_lo);
-  skew_half(x_hi, y_hi, xi_hi, yi_hi, xb_hi, yb_hi);
-  const VF xi = hn::Combine(df, xi_hi, xi_lo), yi = hn::Combine(df, yi_hi, yi_lo);
-  const VI xsb = hn::Combine(di, xb_hi, xb_lo), ysb = hn::Combine(di, yb_hi, yb_lo);
+  // Skew onto the A2* lattice in double: s = k_skew (x + y).
+  const DD dd;
+  const VD skew = hn::Set(dd, os2::k_skew);
+  const VD s_lo = hn::Mul(skew, hn::Add(x_lo, y_lo)), s_hi = hn::Mul(skew, hn::Add(x_hi, y_hi));
+  const cell_split c = split(hn::Add(x_lo, s_lo), hn::Add(x_hi, s_hi), hn::Add(y_lo, s_lo), hn::Add(y_hi, s_hi));
+  const VF xi = c.fx, yi = c.fy;
+  const VI xsb = c.ix, ysb = c.iy;
   const wide xsbp = times_prime(xsb, os2::k_prime_x), ysbp = times_prime(ysb, os2::k_prime_y);
 
   const VF zero = hn::Zero(df);
@@ -277,12 +278,9 @@ HWY_INLINE VF perlin2(std::int64_t seed64, VD x_lo, VD x_hi, VD y_lo, VD y_hi) {
   const DF df;
   const DI di;
   const DU du;
-  hn::Vec<DH> tx_lo, ty_lo, tx_hi, ty_hi;
-  hn::Vec<DIH> ix_lo, iy_lo, ix_hi, iy_hi;
-  split_half(x_lo, y_lo, tx_lo, ty_lo, ix_lo, iy_lo);
-  split_half(x_hi, y_hi, tx_hi, ty_hi, ix_hi, iy_hi);
-  const VF tx = hn::Combine(df, tx_hi, tx_lo), ty = hn::Combine(df, ty_hi, ty_lo);
-  const VI ix = hn::Combine(di, ix_hi, ix_lo), iy = hn::Combine(di, iy_hi, iy_lo);
+  const cell_split c = split(x_lo, x_hi, y_lo, y_hi);
+  const VF tx = c.fx, ty = c.fy;
+  const VI ix = c.ix, iy = c.iy;
   const VU px = hn::Set(du, perlin_detail::k_prime_x), py = hn::Set(du, perlin_detail::k_prime_y);
   const VU hx0 = hn::Mul(hn::BitCast(du, ix), px), hx1 = hn::Add(hx0, px);
   const VU hy0 = hn::Mul(hn::BitCast(du, iy), py), hy1 = hn::Add(hy0, py);
