@@ -1,19 +1,19 @@
-// SIMD OpenSimplex2 fractal rows, compiled once per Highway target
-// (foreach_target) and chosen at run time (HWY_DYNAMIC_DISPATCH).
+// SIMD fractal rows of OpenSimplex2 and Perlin noise, compiled once per
+// Highway target (foreach_target) and chosen at run time
+// (HWY_DYNAMIC_DISPATCH).
 //
-// Bit-identity with the scalar reference on every target rests on three
-// rules: the same IEEE operations in the same order as
-// opensimplex2_fractal_row_scalar (separate Mul and Add, never MulAdd; the
-// file is compiled with -ffp-contract=off), only exactly rounded operations
-// (no approximate reciprocal or square root), and the 64-bit lattice hash
-// done exactly in pairs of 32-bit lanes.
+// Bit-identity with the scalar references on every target rests on three
+// rules: the same IEEE operations in the same order as fractal_row_scalar
+// and the noises' scalar code (separate Mul and Add, never MulAdd; the file
+// is compiled with -ffp-contract=off), only exactly rounded operations (no
+// approximate reciprocal or square root), and integer hashes computed
+// exactly (OpenSimplex2's 64-bit one in pairs of 32-bit lanes).
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "noise/noise_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
