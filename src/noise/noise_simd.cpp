@@ -108,6 +108,14 @@ HWY_INLINE VI gradient_index(const wide& seed, const wide& xp, const wide& yp) {
   return hn::And(hn::Xor(hn::BitCast(di, plo), hn::ShiftRight<26>(hn::BitCast(di, phi))), hn::Set(di, 0xFE));
 }
 
+// (g * 43) >> 10 is g / 24 for every g < 128.
+constexpr bool div24_exact() {
+  for (int g = 0; g < 128; ++g)
+    if ((g * 43) >> 10 != g / 24) return false;
+  return true;
+}
+static_assert(div24_exact());
+
 // (a^2)^2 * (g . d) for the gradient at `index` (= 2 g, g in [0, 128)).
 // The table repeats 24 gradients, so the lookup is of g % 24 in registers
 // (lane permutes over 24 / lanes chunks) instead of a gather: the same values.
@@ -116,10 +124,9 @@ HWY_INLINE VF contribution(VF a, VI index, VF dx, VF dy) {
   const DI di;
   constexpr int k_distinct = 24;
   const int lanes = static_cast<int>(hn::Lanes(df));
-  VI g = hn::ShiftRight<1>(index);
-  for (const int step : {96, 48, 24}) {  // g % 24 for g < 128
-    g = hn::Sub(g, hn::And(hn::VecFromMask(di, hn::Gt(g, hn::Set(di, step - 1))), hn::Set(di, step)));
-  }
+  const VI g128 = hn::ShiftRight<1>(index);
+  const VI q = hn::ShiftRight<10>(hn::Mul(g128, hn::Set(di, 43)));  // g128 / 24, see div24_exact
+  const VI g = hn::Sub(g128, hn::Add(hn::ShiftLeft<4>(q), hn::ShiftLeft<3>(q)));
   // Chunks start at multiples of the (power of two) lane count, so the lane
   // within a chunk is g & (lanes - 1) for every chunk.
   const auto lane = hn::IndicesFromVec(df, hn::And(g, hn::Set(di, lanes - 1)));
@@ -177,7 +184,8 @@ HWY_INLINE VF noise2(const wide& seed, VD x_lo, VD x_hi, VD y_lo, VD y_hi) {
   const VF a1 = hn::Add(hn::Mul(hn::Set(df, os2::k_a1_t_factor_f), t), hn::Add(hn::Set(df, os2::k_a1_constant_f), a0));
   const VF off1 = hn::Set(df, os2::k_second_offset_f);
   const VF dx1 = hn::Sub(dx0, off1), dy1 = hn::Sub(dy0, off1);
-  const VI g1 = gradient_index(seed, add(xsbp, os2::k_prime_x), add(ysbp, os2::k_prime_y));
+  const wide xs_next = add(xsbp, os2::k_prime_x), ys_next = add(ysbp, os2::k_prime_y);
+  const VI g1 = gradient_index(seed, xs_next, ys_next);
   value = hn::IfThenElse(hn::Gt(a1, zero), hn::Add(value, contribution(a1, g1, dx1, dy1)), value);
 
   // Third vertex: (0, 1) above the diagonal, (1, 0) below.
@@ -186,7 +194,6 @@ HWY_INLINE VF noise2(const wide& seed, VD x_lo, VD x_hi, VD y_lo, VD y_hi) {
   const VF dx2 = hn::Sub(dx0, hn::IfThenElse(upper, u, u1));
   const VF dy2 = hn::Sub(dy0, hn::IfThenElse(upper, u1, u));
   const VF a2 = hn::Sub(hn::Sub(r2, hn::Mul(dx2, dx2)), hn::Mul(dy2, dy2));
-  const wide xs_next = add(xsbp, os2::k_prime_x), ys_next = add(ysbp, os2::k_prime_y);
   const auto upper_u = hn::RebindMask(DU(), upper);
   const wide xp2 = {hn::IfThenElse(upper_u, xsbp.lo, xs_next.lo), hn::IfThenElse(upper_u, xsbp.hi, xs_next.hi)};
   const wide yp2 = {hn::IfThenElse(upper_u, ys_next.lo, ysbp.lo), hn::IfThenElse(upper_u, ys_next.hi, ysbp.hi)};
