@@ -13,3 +13,6 @@ endif()
 if(LANDFORM_BUILD_BENCH)
   find_package(benchmark QUIET)
 endif()
+# Highway (libhwy-dev): SIMD kernels compiled for several targets, chosen at
+# run time (HWY_DYNAMIC_DISPATCH).
+pkg_check_modules(HWY REQUIRED IMPORTED_TARGET libhwy)

@@ -8,6 +8,7 @@ packages=(
   build-essential cmake pkg-config git
   libcli11-dev nlohmann-json3-dev libstb-dev libpng-dev zlib1g-dev libssl-dev
   catch2 libbenchmark-dev
+  libhwy-dev  # Highway: SIMD with runtime dispatch (noise kernels)
   gdal-bin  # tests compare slope and aspect with gdaldem
 )
 

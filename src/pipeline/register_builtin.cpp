@@ -12,6 +12,8 @@
 #include "landform/stages/normalize.hpp"
 #include "landform/stages/olsen_erosion.hpp"
 #include "landform/stages/opensimplex.hpp"
+#include "landform/stages/opensimplex2.hpp"
+#include "landform/stages/perlin.hpp"
 #include "landform/stages/perturb.hpp"
 #include "landform/stages/scale_bias.hpp"
 #include "landform/stages/smooth.hpp"
@@ -27,6 +29,8 @@ namespace landform {
 void register_builtin_stages(stage_registry& registry) {
   // generators
   registry.add(opensimplex_stage_info());
+  registry.add(opensimplex2_stage_info());
+  registry.add(perlin_stage_info());
   registry.add(value_noise_stage_info());
   registry.add(fault_line_stage_info());
   registry.add(voronoi_stage_info());

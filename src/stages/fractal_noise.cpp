@@ -1,0 +1,91 @@
+// The parameters and the row-parallel fill shared by the float fractal
+// noise stages (opensimplex2, perlin).
+
+#include "landform/stages/fractal_noise.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "landform/core/parallel.hpp"
+#include "landform/noise/opensimplex2.hpp"
+
+namespace landform {
+
+const param_schema<fractal_noise_params>& fractal_noise_params::schema() {
+  using P = fractal_noise_params;
+  using F = P::fractal_mode;
+  static const auto s =
+      param_schema<P>()
+          .choice("fractal", &P::fractal, {{"fbm", F::fbm}, {"ridged", F::ridged}, {"billow", F::billow}},
+                  "fbm: plain octave sum; ridged: sharp crests from 1 - |n|; billow: rounded hills from |n|")
+          .number("feature_size", &P::feature_size, above(0), "world units",
+                  "size of the largest features: world distance per noise unit of octave 1")
+          .integer("octaves", &P::octaves, between(1, 16), "", "number of octaves summed")
+          .number("lacunarity", &P::lacunarity, between(1, 8), "", "frequency multiplier from one octave to the next")
+          .number("gain", &P::gain, between(0, 1), "", "amplitude multiplier from one octave to the next (persistence)")
+          .number("amplitude", &P::amplitude, between(-1e6, 1e6), "height units", "amplitude of the first octave")
+          .number("warp_amplitude", &P::warp_amplitude, between(0, 1e9), "world units",
+                  "domain warp: how far points are moved before sampling; 0 = no warp")
+          .number("warp_frequency", &P::warp_frequency, above(0), "1/world units",
+                  "domain warp: noise units per world unit of the warp field");
+  return s;
+}
+
+namespace {
+
+noise::fractal_kind kind_of(fractal_noise_params::fractal_mode m) {
+  switch (m) {
+    case fractal_noise_params::fractal_mode::ridged:
+      return noise::fractal_kind::ridged;
+    case fractal_noise_params::fractal_mode::billow:
+      return noise::fractal_kind::billow;
+    case fractal_noise_params::fractal_mode::fbm:
+      break;
+  }
+  return noise::fractal_kind::fbm;
+}
+
+// Lattice indices are 32-bit: refuse noise coordinates the kernel cannot
+// represent instead of evaluating garbage.
+void check_domain(const region& r, const noise::fractal_plan& plan) {
+  const double far = std::max({std::abs(r.world_x(0)), std::abs(r.world_x(r.width - 1)), std::abs(r.world_y(0)),
+                               std::abs(r.world_y(r.height - 1))}) +
+                     plan.warp_amplitude;
+  double top = plan.warp_frequency * (far - plan.warp_amplitude);
+  for (const auto& o : plan.octaves) top = std::max(top, far * o.frequency);
+  if (!(top < noise::k_opensimplex2_limit)) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "noise coordinates reach %.3g, beyond the 1e9 the noise is defined for; "
+                  "increase feature_size, use fewer octaves or move the origin toward 0",
+                  top);
+    throw std::domain_error(text);
+  }
+}
+
+}  // namespace
+
+noise::fractal_plan fractal_plan_of(const fractal_noise_params& p, std::uint64_t seed) {
+  noise::fractal_settings s;
+  s.kind = kind_of(p.fractal);
+  s.feature_size = p.feature_size;
+  s.octaves = p.octaves;
+  s.lacunarity = p.lacunarity;
+  s.gain = p.gain;
+  s.amplitude = p.amplitude;
+  s.warp_amplitude = p.warp_amplitude;
+  s.warp_frequency = p.warp_frequency;
+  return noise::make_fractal_plan(s, seed);
+}
+
+void fill_fractal_noise(heightfield& h, const noise::fractal_plan& plan, const stage_context& ctx, fractal_row_fn row) {
+  const region& r = h.placement();
+  check_domain(r, plan);
+  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+    for (int j = y0; j < y1; ++j) row(plan, r.origin_x, h.width(), r.cell_size, r.world_y(j), h.row(j));
+  });
+}
+
+}  // namespace landform
