@@ -42,6 +42,7 @@ void print_text(const stage_info& s, std::ostream& out) {
     out << "  " << std::left << std::setw(static_cast<int>(width)) << p.name << ' ' << p.kind_name() << ", default "
         << default_text(p) << ", " << p.range_text() << (p.unit.empty() ? "" : " (" + p.unit + ")") << "\n    " << p.doc
         << '\n';
+    if (!p.effect.empty()) out << "    effect: " << p.effect << '\n';
   }
 }
 
@@ -61,10 +62,10 @@ void print_markdown(const std::vector<const stage_info*>& stages, std::ostream& 
         << "![" << s->name << "](img/stages/" << s->name << ".png)\n\n"
         << s->summary << ".\n\n"
         << s->description << "\n\n"
-        << "| parameter | type | default | allowed | unit | meaning |\n|---|---|---|---|---|---|\n";
+        << "| parameter | type | default | allowed | unit | meaning | effect |\n|---|---|---|---|---|---|---|\n";
     for (const auto& p : s->params) {
       out << "| `" << p.name << "` | " << p.kind_name() << " | `" << default_text(p) << "` | " << cell(p.range_text())
-          << " | " << p.unit << " | " << cell(p.doc) << " |\n";
+          << " | " << p.unit << " | " << cell(p.doc) << " | " << cell(p.effect) << " |\n";
     }
     out << '\n';
   }

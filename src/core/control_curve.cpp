@@ -2,21 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
+#include "landform/core/error.hpp"
+
 namespace landform {
-
-namespace {
-
-std::string number_text(double v) {
-  std::ostringstream s;
-  s.precision(9);
-  s << v;
-  return s.str();
-}
-
-}  // namespace
 
 std::string check_control_points(const std::vector<std::array<double, 2>>& points, std::size_t min_points) {
   if (points.size() < min_points) {
@@ -25,7 +15,7 @@ std::string check_control_points(const std::vector<std::array<double, 2>>& point
   for (std::size_t k = 1; k < points.size(); ++k) {
     if (!(points[k][0] > points[k - 1][0])) {
       return "x must increase strictly from point to point: point " + std::to_string(k) + " has x " +
-             number_text(points[k][0]) + " after " + number_text(points[k - 1][0]);
+             format_number(points[k][0]) + " after " + format_number(points[k - 1][0]);
     }
   }
   return {};

@@ -1,6 +1,16 @@
 #include "landform/core/error.hpp"
 
+#include <sstream>
+
 namespace landform {
+
+std::string format_number(double v) {
+  std::ostringstream s;
+  s.precision(15);
+  s << v;
+  return s.str();
+}
+
 namespace {
 std::string join_issues(const std::vector<preset_issue>& issues) {
   std::string text;

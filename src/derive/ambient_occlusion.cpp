@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -16,25 +15,30 @@ const param_schema<ao_params>& ao_params::schema() {
   using P = ao_params;
   static const auto s =
       param_schema<P>()
-          .integer("directions", &P::directions, between(1, 256), "azimuths",
-                   "horizon directions, evenly spaced from east; 16 is smooth, 32 for close-ups")
-          .number("radius", &P::radius, above_to(0, 1e7), "metres",
-                  "how far horizons are searched; features narrower than this darken")
-          .choice("border", &P::border, {{"open", P::border_policy::open}, {"clamp", P::border_policy::clamp}},
-                  "beyond the map: open (rays leaving it see the sky) or clamp (edge heights extended)")
-          .number("exponent", &P::exponent, between(0.1, 10), "", "contrast: ao^exponent; > 1 deepens the shading")
-          .number("strength", &P::strength, between(0, 1), "", "1 - strength * (1 - ao^exponent); 0 = no shading");
+          .integer("directions", &P::directions)
+          .unit("azimuths")
+          .range(between(1, 256))
+          .doc("horizon directions, evenly spaced from east; 16 is smooth, 32 for close-ups")
+          .effect("more = smoother shading without streaks (slower)")
+          .number("radius", &P::radius)
+          .unit("metres")
+          .range(above_to(0, 1e7))
+          .doc("how far horizons are searched; features narrower than this darken")
+          .effect("higher = broad valleys darken as well as narrow crevices")
+          .choice("border", &P::border, {{"open", P::border_policy::open}, {"clamp", P::border_policy::clamp}})
+          .doc("beyond the map: open (rays leaving it see the sky) or clamp (edge heights extended)")
+          .number("exponent", &P::exponent)
+          .range(between(0.1, 10))
+          .doc("contrast: ao^exponent; > 1 deepens the shading")
+          .effect("higher = darker, higher-contrast crevices")
+          .number("strength", &P::strength)
+          .range(between(0, 1))
+          .doc("1 - strength * (1 - ao^exponent); 0 = no shading")
+          .effect("higher = darker occlusion; 0 = flat white");
   return s;
 }
 
 namespace {
-
-// Numbers in messages: shortest round-trip text ("0.25", not "0.250000").
-std::string number_text(double v) {
-  std::array<char, 32> text{};
-  const auto end = std::to_chars(text.data(), text.data() + text.size(), v).ptr;
-  return std::string(text.data(), end);
-}
 
 // Horizons are searched at most this many cells away (beyond any map side:
 // the cap only keeps offsets in range for absurd radius / cell_size ratios).
@@ -156,10 +160,10 @@ std::vector<float> ambient_occlusion(const heightfield& h, const ao_params& p, d
     throw std::invalid_argument("ambient_occlusion: directions " + std::to_string(p.directions) + ", must be >= 1");
   }
   if (!(p.radius > 0.0)) {
-    throw std::invalid_argument("ambient_occlusion: radius " + number_text(p.radius) + ", must be > 0 metres");
+    throw std::invalid_argument("ambient_occlusion: radius " + format_number(p.radius) + ", must be > 0 metres");
   }
   if (!(height_scale > 0.0)) {
-    throw std::invalid_argument("ambient_occlusion: height_scale " + number_text(height_scale) + ", must be > 0");
+    throw std::invalid_argument("ambient_occlusion: height_scale " + format_number(height_scale) + ", must be > 0");
   }
   const int w = h.width(), ht = h.height();
   std::vector<float> out(h.size());

@@ -10,20 +10,47 @@ namespace landform {
 
 const param_schema<biome_output_options>& biome_output_options::schema() {
   using P = biome_output_options;
-  static const auto s =
-      param_schema<P>()
-          .number("sea_level", &P::sea_level, param_range{0.0, 1.0, true, true}, "height units",
-                  "heights below are water; e = 0 here, -1 at height 0 and 1 at height 1")
-          .string("moisture_layer", &P::moisture_layer, true,
-                  "layer with moisture in [0, 1] (voronoi writes \"moisture\")")
-          .number("default_moisture", &P::default_moisture, between(0, 1), "",
-                  "moisture where no stage wrote the layer")
-          .number_list("deep_water", &P::deep_water, between(0, 255), 3, 3, "RGB", "water colour at height 0")
-          .number_list("shallow_water", &P::shallow_water, between(0, 255), 3, 3, "RGB", "water colour at sea level")
-          .number_list("dry_land", &P::dry_land, between(0, 255), 3, 3, "RGB", "land colour at moisture 0")
-          .number_list("wet_land", &P::wet_land, between(0, 255), 3, 3, "RGB", "land colour at moisture 1")
-          .number_list("snow", &P::snow, between(0, 255), 3, 3, "RGB", "colour of the highest land")
-          .number("snow_exponent", &P::snow_exponent, above(0), "", "land blends toward snow by e^snow_exponent");
+  static const auto s = param_schema<P>()
+                            .number("sea_level", &P::sea_level)
+                            .unit("height units")
+                            .range(strictly_between(0, 1))
+                            .doc("heights below are water; e = 0 here, -1 at height 0 and 1 at height 1")
+                            .layer("moisture_layer", &P::moisture_layer)
+                            .fallback()
+                            .doc(
+                                "layer with moisture in [0, 1] (voronoi writes \"moisture\"); when the default layer "
+                                "is not written, default_moisture applies")
+                            .number("default_moisture", &P::default_moisture)
+                            .range(between(0, 1))
+                            .doc("moisture where no stage wrote the layer")
+                            .number_list("deep_water", &P::deep_water)
+                            .count(3, 3)
+                            .unit("RGB")
+                            .range(between(0, 255))
+                            .doc("water colour at height 0")
+                            .number_list("shallow_water", &P::shallow_water)
+                            .count(3, 3)
+                            .unit("RGB")
+                            .range(between(0, 255))
+                            .doc("water colour at sea level")
+                            .number_list("dry_land", &P::dry_land)
+                            .count(3, 3)
+                            .unit("RGB")
+                            .range(between(0, 255))
+                            .doc("land colour at moisture 0")
+                            .number_list("wet_land", &P::wet_land)
+                            .count(3, 3)
+                            .unit("RGB")
+                            .range(between(0, 255))
+                            .doc("land colour at moisture 1")
+                            .number_list("snow", &P::snow)
+                            .count(3, 3)
+                            .unit("RGB")
+                            .range(between(0, 255))
+                            .doc("colour of the highest land")
+                            .number("snow_exponent", &P::snow_exponent)
+                            .range(above(0))
+                            .doc("land blends toward snow by e^snow_exponent");
   return s;
 }
 

@@ -62,21 +62,24 @@ const param_schema<flow_output_options>& flow_output_options::schema() {
   using P = flow_output_options;
   static const auto s =
       param_schema<P>()
-          .choice("method", &P::method, k_methods,
-                  "d8: all water to the steepest neighbour (crisp channels); dinf: split over two (smoother)")
-          .choice("scale", &P::scale, {{"log", P::scaling::log}, {"linear", P::scaling::linear}},
-                  "images: log(1 + a) / log(1 + max) shows the whole network, linear only the main rivers; r32 is "
-                  "always the accumulation in cells");
+          .choice("method", &P::method, k_methods)
+          .doc("d8: all water to the steepest neighbour (crisp channels); dinf: split over two (smoother)")
+          .choice("scale", &P::scale, {{"log", P::scaling::log}, {"linear", P::scaling::linear}})
+          .doc(
+              "images: log(1 + a) / log(1 + max) shows the whole network, linear only the main rivers; r32 is "
+              "always the accumulation in cells");
   return s;
 }
 
 const param_schema<wetness_output_options>& wetness_output_options::schema() {
   using P = wetness_output_options;
-  static const auto s =
-      param_schema<P>()
-          .choice("method", &P::method, k_methods, "flow routing for the upslope area and slope: dinf (default) or d8")
-          .number("min_slope", &P::min_slope, above_to(0, 45), "degrees",
-                  "smallest slope used in tan(beta), so flats and filled lakes stay finite");
+  static const auto s = param_schema<P>()
+                            .choice("method", &P::method, k_methods)
+                            .doc("flow routing for the upslope area and slope: dinf (default) or d8")
+                            .number("min_slope", &P::min_slope)
+                            .unit("degrees")
+                            .range(above_to(0, 45))
+                            .doc("smallest slope used in tan(beta), so flats and filled lakes stay finite");
   return s;
 }
 

@@ -21,10 +21,14 @@ struct normal_options {
     static const auto s =
         param_schema<P>()
             .choice("convention", &P::convention,
-                    {{"opengl", P::convention_kind::opengl}, {"directx", P::convention_kind::directx}},
-                    "opengl: green points up the image (Unity, Godot, Blender); directx: green down (Unreal)")
-            .number("strength", &P::strength, above_to(0, 100), "", "multiplies the slopes: > 1 exaggerates relief")
-            .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
+                    {{"opengl", P::convention_kind::opengl}, {"directx", P::convention_kind::directx}})
+            .doc("opengl: green points up the image (Unity, Godot, Blender); directx: green down (Unreal)")
+            .number("strength", &P::strength)
+            .range(above_to(0, 100))
+            .doc("multiplies the slopes: > 1 exaggerates relief")
+            .effect("higher = bumpier-looking lighting in the engine")
+            .choice("edges", &P::edges, edge_policy_choices())
+            .doc(k_edge_policy_doc);
     return s;
   }
 };

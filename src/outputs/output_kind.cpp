@@ -134,10 +134,14 @@ struct layer_options {
     using P = layer_options;
     static const auto s =
         param_schema<P>()
-            .choice("range", &P::range, {{"min_max", P::scaling::min_max}, {"fixed", P::scaling::fixed}},
-                    "quantised formats: stretch the layer's own min..max, or use min and max")
-            .number("min", &P::min, unbounded(), "layer units", "fixed range: value written as 0")
-            .number("max", &P::max, unbounded(), "layer units", "fixed range: value written as full scale");
+            .choice("range", &P::range, {{"min_max", P::scaling::min_max}, {"fixed", P::scaling::fixed}})
+            .doc("quantised formats: stretch the layer's own min..max, or use min and max")
+            .number("min", &P::min)
+            .unit("layer units")
+            .doc("fixed range: value written as 0")
+            .number("max", &P::max)
+            .unit("layer units")
+            .doc("fixed range: value written as full scale");
     return s;
   }
 };

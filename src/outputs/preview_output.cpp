@@ -58,24 +58,40 @@ struct preview_options {
 
   static const param_schema<preview_options>& schema() {
     using P = preview_options;
-    static const auto s =
-        param_schema<P>()
-            .choice("ramp", &P::ramp,
-                    {{"terrain", ramp_name::terrain},
-                     {"earth", ramp_name::earth},
-                     {"desert", ramp_name::desert},
-                     {"arctic", ramp_name::arctic},
-                     {"grey", ramp_name::grey}},
-                    "built-in colour ramp over heights 0..1 (earth has sea below 0.3)")
-            .tuple_list<4>("stops", &P::stops, between(0, 255), 0, 64, "",
-                           "custom ramp: [height, r, g, b] stops (heights 0..1, colours 0..255), replaces ramp")
-            .number("sun_azimuth", &P::sun_azimuth, between(0, 360), "degrees", "sun direction, clockwise from north")
-            .number("sun_altitude", &P::sun_altitude, above_to(0, 90), "degrees", "sun height above the horizon")
-            .boolean("multidirectional", &P::multidirectional,
-                     "mean of lights from 225, 270, 315 and 360 degrees: shows relief facing any way")
-            .number("z_factor", &P::z_factor, above(0), "", "vertical exaggeration of the shading")
-            .number("hillshade", &P::hillshade, between(0, 1), "", "0 = colours only, 1 = full shading")
-            .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
+    static const auto s = param_schema<P>()
+                              .choice("ramp", &P::ramp,
+                                      {{"terrain", ramp_name::terrain},
+                                       {"earth", ramp_name::earth},
+                                       {"desert", ramp_name::desert},
+                                       {"arctic", ramp_name::arctic},
+                                       {"grey", ramp_name::grey}})
+                              .doc("built-in colour ramp over heights 0..1 (earth has sea below 0.3)")
+                              .tuple_list<4>("stops", &P::stops)
+                              .count(0, 64)
+                              .range(between(0, 255))
+                              .doc("custom ramp: [height, r, g, b] stops (heights 0..1, colours 0..255), replaces ramp")
+                              .number("sun_azimuth", &P::sun_azimuth)
+                              .unit("degrees")
+                              .range(between(0, 360))
+                              .doc("sun direction, clockwise from north")
+                              .effect("turns the shading: slopes facing this way are lit, the others shaded")
+                              .number("sun_altitude", &P::sun_altitude)
+                              .unit("degrees")
+                              .range(above_to(0, 90))
+                              .doc("sun height above the horizon")
+                              .effect("lower = long, dramatic shadows that exaggerate relief; higher = flatter light")
+                              .boolean("multidirectional", &P::multidirectional)
+                              .doc("mean of lights from 225, 270, 315 and 360 degrees: shows relief facing any way")
+                              .number("z_factor", &P::z_factor)
+                              .range(above(0))
+                              .doc("vertical exaggeration of the shading")
+                              .effect("higher = stronger shading contrast on gentle slopes")
+                              .number("hillshade", &P::hillshade)
+                              .range(between(0, 1))
+                              .doc("0 = colours only, 1 = full shading")
+                              .effect("higher = stronger relief shading over the colours")
+                              .choice("edges", &P::edges, edge_policy_choices())
+                              .doc(k_edge_policy_doc);
     return s;
   }
   void check(std::vector<std::pair<std::string, std::string>>& problems) const {

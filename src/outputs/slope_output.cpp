@@ -19,11 +19,14 @@ struct slope_options {
     using P = slope_options;
     static const auto s =
         param_schema<P>()
-            .choice("units", &P::units, {{"degrees", P::unit_kind::degrees}, {"percent", P::unit_kind::percent}},
-                    "degrees (0 flat .. 90 vertical) or percent rise (100 = 45 degrees)")
-            .number("max", &P::max, at_least(0), "degrees or percent",
-                    "quantised formats: value written as full scale; 0 = 90 degrees or 100 percent")
-            .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
+            .choice("units", &P::units, {{"degrees", P::unit_kind::degrees}, {"percent", P::unit_kind::percent}})
+            .doc("degrees (0 flat .. 90 vertical) or percent rise (100 = 45 degrees)")
+            .number("max", &P::max)
+            .unit("degrees or percent")
+            .range(at_least(0))
+            .doc("quantised formats: value written as full scale; 0 = 90 degrees or 100 percent")
+            .choice("edges", &P::edges, edge_policy_choices())
+            .doc(k_edge_policy_doc);
     return s;
   }
 };
@@ -32,7 +35,7 @@ struct aspect_options {
   edge_policy edges = edge_policy::extrapolate;
   static const param_schema<aspect_options>& schema() {
     using P = aspect_options;
-    static const auto s = param_schema<P>().choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
+    static const auto s = param_schema<P>().choice("edges", &P::edges, edge_policy_choices()).doc(k_edge_policy_doc);
     return s;
   }
 };
@@ -47,10 +50,14 @@ struct curvature_options {
         param_schema<P>()
             .choice(
                 "kind", &P::kind,
-                {{"profile", curvature_kind::profile}, {"plan", curvature_kind::plan}, {"mean", curvature_kind::mean}},
-                "profile: along the slope (flow acceleration); plan: across it (flow convergence); mean: -(D + E)")
-            .number("range", &P::range, above(0), "1/m", "quantised formats map [-range, range] to full scale")
-            .choice("edges", &P::edges, edge_policy_choices(), k_edge_policy_doc);
+                {{"profile", curvature_kind::profile}, {"plan", curvature_kind::plan}, {"mean", curvature_kind::mean}})
+            .doc("profile: along the slope (flow acceleration); plan: across it (flow convergence); mean: -(D + E)")
+            .number("range", &P::range)
+            .unit("1/m")
+            .range(above(0))
+            .doc("quantised formats map [-range, range] to full scale")
+            .choice("edges", &P::edges, edge_policy_choices())
+            .doc(k_edge_policy_doc);
     return s;
   }
 };

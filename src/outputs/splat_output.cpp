@@ -16,88 +16,38 @@ namespace landform {
 
 namespace {
 
-constexpr std::size_t k_max_layers = 16;
+constexpr std::size_t k_max_layers = 16;  // four RGBA images
 const char* const k_channels = "rgba";
-const std::vector<std::string> k_rule_keys = {"name", "height", "slope", "flow", "curvature", "noise", "weight"};
 
-std::string show(const json& v) {
-  std::string s = v.dump();
-  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
-
-std::string check_range_pair(const json& v) {
-  if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) return show(v) + " must be [low, high]";
-  if (!(v[0].get<double>() <= v[1].get<double>())) return show(v) + " must have low <= high";
-  return {};
-}
-
-std::string check_rule(const json& rule, std::size_t index) {
-  std::string where = "layer " + std::to_string(index);
-  if (!rule.is_object()) return where + ": " + show(rule) + " must be an object {\"name\", ranges...}";
-  if (!rule.contains("name") || !rule["name"].is_string() || rule["name"].get<std::string>().empty()) {
-    return where + ": needs a \"name\"";
-  }
-  where += " (" + rule["name"].get<std::string>() + ")";
-  for (const auto& [key, value] : rule.items()) {
-    if (key == "name") continue;
-    if (key == "height" || key == "slope" || key == "flow" || key == "curvature") {
-      if (auto problem = check_range_pair(value); !problem.empty()) return where + "." + key + ": " + problem;
-    } else if (key == "noise") {
-      if (!value.is_number() || value.get<double>() < 0.0 || value.get<double>() > 1.0) {
-        return where + ".noise: " + show(value) + " must be a number from 0 to 1";
-      }
-    } else if (key == "weight") {
-      if (!value.is_number() || !(value.get<double>() > 0.0)) return where + ".weight: " + show(value) + " must be > 0";
-    } else {
-      std::string message = where + "." + key + ": unknown key";
-      if (auto guess = did_you_mean(key, k_rule_keys)) message += "; did you mean \"" + *guess + "\"?";
-      return message;
-    }
-  }
-  return {};
-}
-
-std::string check_rules(const json& v) {
-  if (!v.is_array() || v.empty()) return show(v) + " must be a non-empty list of layer rules";
-  if (v.size() > k_max_layers) return "at most 16 layers (four RGBA images)";
-  for (std::size_t k = 0; k < v.size(); ++k) {
-    if (auto problem = check_rule(v[k], k); !problem.empty()) return problem;
-  }
-  return {};
-}
-
-std::optional<std::array<double, 2>> read_pair(const json& rule, const char* key) {
-  if (!rule.contains(key)) return std::nullopt;
-  return std::array<double, 2>{rule[key][0].get<double>(), rule[key][1].get<double>()};
-}
-
-std::vector<splat_rule> parse_rules(const json& v) {
-  std::vector<splat_rule> rules;
-  for (const json& r : v) {
-    splat_rule rule;
-    rule.name = r["name"].get<std::string>();
-    rule.height = read_pair(r, "height");
-    rule.slope = read_pair(r, "slope");
-    rule.flow = read_pair(r, "flow");
-    rule.curvature = read_pair(r, "curvature");
-    rule.noise = r.value("noise", 0.0);
-    rule.weight = r.value("weight", 1.0);
-    rules.push_back(rule);
-  }
-  return rules;
-}
-
-json rules_to_json(const std::vector<splat_rule>& rules) {
-  json out = json::array();
-  for (const auto& r : rules) {
-    json j = {{"name", r.name}, {"noise", r.noise}, {"weight", r.weight}};
-    if (r.height) j["height"] = *r.height;
-    if (r.slope) j["slope"] = *r.slope;
-    if (r.flow) j["flow"] = *r.flow;
-    if (r.curvature) j["curvature"] = *r.curvature;
-    out.push_back(j);
-  }
-  return out;
+// One texture layer rule: a name and the ranges where it applies.
+const param_schema<splat_rule>& rule_schema() {
+  using R = splat_rule;
+  static const auto s = param_schema<R>()
+                            .string("name", &R::name)
+                            .non_empty()
+                            .required()
+                            .doc("texture layer name, written to the manifest")
+                            .interval("height", &R::height)
+                            .unit("height units")
+                            .doc("heights where the layer applies")
+                            .interval("slope", &R::slope)
+                            .unit("degrees")
+                            .doc("slopes where the layer applies")
+                            .interval("flow", &R::flow)
+                            .unit("cells")
+                            .doc("flow accumulation where the layer applies (compared in log10)")
+                            .interval("curvature", &R::curvature)
+                            .unit("1/m")
+                            .doc("profile curvature where the layer applies")
+                            .number("noise", &R::noise)
+                            .range(between(0, 1))
+                            .doc("breakup noise amplitude")
+                            .effect("higher = more ragged, patchy borders between textures")
+                            .number("weight", &R::weight)
+                            .range(above(0))
+                            .doc("base strength against the other layers")
+                            .effect("higher = this texture wins where rules overlap");
+  return s;
 }
 
 struct splat_options {
@@ -119,20 +69,36 @@ struct splat_options {
     using P = splat_options;
     static const auto s =
         param_schema<P>()
-            .custom<std::vector<splat_rule>>(
-                "layers", &P::layers, "list of layer rules",
-                "1 to 16 rules {name, height, slope, flow, curvature: [low, high], noise: 0..1, weight: > 0}",
-                &check_rules, &parse_rules, &rules_to_json,
+            .list_of("layers", &P::layers, rule_schema())
+            .count(1, k_max_layers)
+            .doc(
                 "texture layers in channel order (R, G, B, A of splat_0, then splat_1...); the first is the base "
                 "texture")
-            .number("height_blend", &P::height_blend, at_least(0), "height units", "fade width outside height ranges")
-            .number("slope_blend", &P::slope_blend, at_least(0), "degrees", "fade width outside slope ranges")
-            .number("flow_blend", &P::flow_blend, at_least(0), "decades",
-                    "fade width outside flow ranges (log10 cells)")
-            .number("curvature_blend", &P::curvature_blend, at_least(0), "1/m", "fade width outside curvature ranges")
-            .number("noise_scale", &P::noise_scale, above(0), "world units", "feature size of the breakup noise")
-            .choice("flow_method", &P::flow, {{"d8", flow_method::d8}, {"dinf", flow_method::dinf}},
-                    "flow routing for flow ranges: D8 or D-infinity");
+            .number("height_blend", &P::height_blend)
+            .unit("height units")
+            .range(at_least(0))
+            .doc("fade width outside height ranges")
+            .effect("higher = softer transitions between height bands")
+            .number("slope_blend", &P::slope_blend)
+            .unit("degrees")
+            .range(at_least(0))
+            .doc("fade width outside slope ranges")
+            .effect("higher = softer transitions between slope bands (e.g. grass into rock)")
+            .number("flow_blend", &P::flow_blend)
+            .unit("decades")
+            .range(at_least(0))
+            .doc("fade width outside flow ranges (log10 cells)")
+            .number("curvature_blend", &P::curvature_blend)
+            .unit("1/m")
+            .range(at_least(0))
+            .doc("fade width outside curvature ranges")
+            .number("noise_scale", &P::noise_scale)
+            .unit("world units")
+            .range(above(0))
+            .doc("feature size of the breakup noise")
+            .effect("higher = larger, blotchier breakup patches")
+            .choice("flow_method", &P::flow, {{"d8", flow_method::d8}, {"dinf", flow_method::dinf}})
+            .doc("flow routing for flow ranges: D8 or D-infinity");
     return s;
   }
 };

@@ -2,23 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace landform {
-namespace {
 
-std::string format_number(double v) {
-  std::ostringstream s;
-  s.precision(15);
-  s << v;
-  return s.str();
-}
-
-// A JSON value as the user wrote it, shortened for one-line messages.
-std::string show(const json& value) {
+std::string show_value(const json& value) {
   std::string text = value.dump();
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   return text;
+}
+
+namespace {
+
+std::string show(const json& value) {
+  return show_value(value);
 }
 
 bool is_integral(const json& v) {
@@ -79,39 +75,27 @@ std::string param_spec::kind_name() const {
       return "number list";
     case param_kind::point_list:
       return "point list";
-    case param_kind::custom:
-      return custom_type;
+    case param_kind::interval:
+      return "interval";
+    case param_kind::object:
+      return "object";
+    case param_kind::list_of:
+      return "list of objects";
+    case param_kind::layer:
+      return "layer";
   }
   return "?";
 }
 
-std::string param_spec::range_text() const {
-  if (kind == param_kind::choice) {
-    std::string text;
-    for (const auto& c : choices) text += (text.empty() ? "" : " | ") + c;
-    return text;
-  }
-  if (kind == param_kind::boolean) return "true | false";
-  if (kind == param_kind::string) return range.min ? "non-empty text" : "text";
-  if (kind == param_kind::custom) return custom_range;
-  if (kind == param_kind::number_list || kind == param_kind::point_list) {
-    param_spec element = *this;
-    element.kind = param_kind::number;
-    std::string count = std::to_string(min_count) + (max_count ? " to " + std::to_string(max_count) : " or more");
-    if (kind == param_kind::number_list) return count + " values, each " + element.range_text();
-    std::string text = count;
-    if (arity == 2) {
-      text += " [x, y] points";
-    } else {
-      text += " tuples of ";
-      text += std::to_string(arity);
-      text += " numbers";
-    }
-    text += ", each number ";
-    text += element.range_text();
-    return text;
-  }
-  const auto& r = range;
+namespace {
+
+std::string field_names(const std::vector<param_spec>& fields) {
+  std::string text = "{";
+  for (std::size_t k = 0; k < fields.size(); ++k) text += (k ? ", " : "") + fields[k].name;
+  return text + "}";
+}
+
+std::string range_words(const param_range& r) {
   if (r.min && r.max) {
     if (!r.min_exclusive && !r.max_exclusive) return format_number(*r.min) + " to " + format_number(*r.max);
     return std::string(r.min_exclusive ? "(" : "[") + format_number(*r.min) + ", " + format_number(*r.max) +
@@ -120,6 +104,60 @@ std::string param_spec::range_text() const {
   if (r.min) return (r.min_exclusive ? "> " : ">= ") + format_number(*r.min);
   if (r.max) return (r.max_exclusive ? "< " : "<= ") + format_number(*r.max);
   return "any";
+}
+
+std::string count_words(std::size_t min_count, std::size_t max_count) {
+  if (max_count == 0) return std::to_string(min_count) + " or more";
+  if (max_count == min_count) return std::to_string(min_count);
+  return std::to_string(min_count) + " to " + std::to_string(max_count);
+}
+
+}  // namespace
+
+std::string param_spec::range_text() const {
+  switch (kind) {
+    case param_kind::choice: {
+      std::string text;
+      for (const auto& c : choices) text += (text.empty() ? "" : " | ") + c;
+      return text;
+    }
+    case param_kind::boolean:
+      return "true | false";
+    case param_kind::string:
+      return non_empty ? "non-empty text" : "text";
+    case param_kind::layer:
+      return "a layer written by an earlier stage";
+    case param_kind::object:
+      return field_names(fields) + (shorthand.empty() ? "" : ", or a " + shorthand + " alone");
+    case param_kind::list_of:
+      return count_words(min_count, max_count) + " objects " + field_names(fields);
+    case param_kind::interval:
+      return "[low, high], low <= high, each " + range_words(range);
+    case param_kind::number_list:
+      return count_words(min_count, max_count) + " values, each " + range_words(range);
+    case param_kind::point_list: {
+      std::string text = count_words(min_count, max_count);
+      if (arity == 2) {
+        text += " [x, y] points";
+      } else {
+        text += " tuples of ";
+        text += std::to_string(arity);
+        text += " numbers";
+      }
+      text += ", each number ";
+      text += range_words(range);
+      return text;
+    }
+    case param_kind::integer:
+    case param_kind::number:
+      return range_words(range);
+  }
+  return "any";
+}
+
+json param_spec::expanded(const json& value) const {
+  if (kind == param_kind::object && !shorthand.empty() && !value.is_object()) return json{{shorthand, value}};
+  return value;
 }
 
 std::string param_spec::check(const json& value) const {
@@ -143,13 +181,31 @@ std::string param_spec::check(const json& value) const {
       return check_range(range, value.get<double>());
     case param_kind::string:
       if (!value.is_string()) return show(value) + " must be a string";
-      if (range.min && value.get<std::string>().empty()) return "must not be empty";
+      if (non_empty && value.get<std::string>().empty()) return "must not be empty";
       return {};
+    case param_kind::layer:
+      if (!value.is_string() || value.get<std::string>().empty()) return show(value) + " must be a layer name";
+      return {};
+    case param_kind::interval: {
+      if (!value.is_array() || value.size() != 2 || !value[0].is_number() || !value[1].is_number() ||
+          !std::isfinite(value[0].get<double>()) || !std::isfinite(value[1].get<double>())) {
+        return show(value) + " must be [low, high]";
+      }
+      if (!(value[0].get<double>() <= value[1].get<double>())) return show(value) + " must have low <= high";
+      for (const json& bound : value) {
+        if (auto problem = check_range(range, bound.get<double>()); !problem.empty()) return problem;
+      }
+      return {};
+    }
     case param_kind::number_list:
     case param_kind::point_list:
       return check_list(value);
-    case param_kind::custom:
-      return custom_check ? custom_check(value) : std::string();
+    case param_kind::object:
+    case param_kind::list_of: {
+      std::vector<preset_issue> issues;
+      check_value(*this, value, "", {}, issues);
+      return issues.empty() ? std::string() : issues.front().to_string();
+    }
   }
   return {};
 }
@@ -187,13 +243,21 @@ std::string param_spec::check_list(const json& value) const {
 
 json param_spec::to_json() const {
   json out = {{"name", name}, {"type", kind_name()}, {"default", default_value}, {"doc", doc}};
+  if (!effect.empty()) out["effect"] = effect;
   if (!unit.empty()) out["unit"] = unit;
   if (range.min) out[range.min_exclusive ? "exclusive_minimum" : "minimum"] = *range.min;
   if (range.max) out[range.max_exclusive ? "exclusive_maximum" : "maximum"] = *range.max;
   if (!choices.empty()) out["choices"] = choices;
-  if (kind == param_kind::number_list || kind == param_kind::point_list) {
+  if (kind == param_kind::number_list || kind == param_kind::point_list || kind == param_kind::list_of) {
     out["min_count"] = min_count;
     if (max_count) out["max_count"] = max_count;
+  }
+  if (required) out["required"] = true;
+  if (!shorthand.empty()) out["shorthand"] = shorthand;
+  if (!fields.empty()) {
+    json sub = json::array();
+    for (const auto& field : fields) sub.push_back(field.to_json());
+    out["fields"] = sub;
   }
   return out;
 }
@@ -211,21 +275,107 @@ std::optional<std::string> did_you_mean(const std::string& word, const std::vect
   return best;
 }
 
-void check_params(const std::vector<param_spec>& specs, const json& object, const std::string& path,
-                  const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues) {
+std::string check_layer_name(const std::string& name, const std::vector<std::string>& known) {
+  if (std::find(known.begin(), known.end(), name) != known.end()) return {};
+  std::string message = "\"" + name + "\" is not a layer written by an earlier stage (";
+  if (known.empty()) {
+    message += "none is written)";
+  } else {
+    message += "written: ";
+    for (std::size_t k = 0; k < known.size(); ++k) message += (k ? ", " : "") + known[k];
+    message += ")";
+  }
+  if (auto guess = did_you_mean(name, known)) message += "; did you mean \"" + *guess + "\"?";
+  return message;
+}
+
+namespace {
+void check_fields(const std::vector<param_spec>& specs, const json& object, const std::string& path,
+                  const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues,
+                  const check_scope& scope, const char* unknown);
+}  // namespace
+
+void check_value(const param_spec& spec, const json& given, const std::string& path, const check_scope& scope,
+                 std::vector<preset_issue>& issues) {
+  const json value = spec.expanded(given);
+  if (spec.kind == param_kind::object) {
+    const std::size_t before = issues.size();
+    if (!given.is_object() && !spec.shorthand.empty()) {
+      // The shorthand stands for one field: its problems are the value's own.
+      for (const auto& field : spec.fields) {
+        if (field.name == spec.shorthand) check_value(field, given, path, scope, issues);
+      }
+    } else if (!value.is_object()) {
+      issues.push_back({path, show(value) + " must be an object " + field_names(spec.fields)});
+      return;
+    } else {
+      check_fields(spec.fields, value, path, {}, issues, scope, "unknown key");
+    }
+    if (issues.size() != before || !spec.rules) return;
+    std::vector<std::pair<std::string, std::string>> problems;
+    spec.rules(value, problems);
+    for (auto& [key, message] : problems) issues.push_back({key.empty() ? path : path + "." + key, message});
+    return;
+  }
+  if (spec.kind == param_kind::list_of) {
+    if (!value.is_array()) {
+      issues.push_back({path, show(value) + " must be a list of objects " + field_names(spec.fields)});
+      return;
+    }
+    if (value.size() < spec.min_count || (spec.max_count && value.size() > spec.max_count)) {
+      issues.push_back({path, "has " + std::to_string(value.size()) + " elements, needs " +
+                                  count_words(spec.min_count, spec.max_count)});
+      return;
+    }
+    param_spec element = spec;
+    element.kind = param_kind::object;
+    for (std::size_t k = 0; k < value.size(); ++k) {
+      check_value(element, value[k], path + "[" + std::to_string(k) + "]", scope, issues);
+    }
+    return;
+  }
+  if (auto problem = spec.check(value); !problem.empty()) {
+    issues.push_back({path, problem});
+    return;
+  }
+  if (spec.kind == param_kind::layer && scope.layers) {
+    const auto name = value.get<std::string>();
+    if (spec.fallback && json(name) == spec.default_value) return;
+    if (auto problem = check_layer_name(name, *scope.layers); !problem.empty()) issues.push_back({path, problem});
+  }
+}
+
+namespace {
+
+// check_params with the word for an unknown key: "parameter" at a stage's or
+// output's top level, "key" inside nested objects.
+void check_fields(const std::vector<param_spec>& specs, const json& object, const std::string& path,
+                  const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues,
+                  const check_scope& scope, const char* unknown) {
   std::vector<std::string> known = extra_keys;
   for (const auto& spec : specs) known.push_back(spec.name);
   for (const auto& [key, value] : object.items()) {
     if (std::find(extra_keys.begin(), extra_keys.end(), key) != extra_keys.end()) continue;
     auto spec = std::find_if(specs.begin(), specs.end(), [&](const param_spec& s) { return s.name == key; });
     if (spec == specs.end()) {
-      std::string message = "unknown parameter";
+      std::string message = unknown;
       if (auto guess = did_you_mean(key, known)) message += "; did you mean \"" + *guess + "\"?";
       issues.push_back({path + "." + key, message});
       continue;
     }
-    if (auto problem = spec->check(value); !problem.empty()) issues.push_back({path + "." + key, problem});
+    check_value(*spec, value, path + "." + key, scope, issues);
   }
+  for (const auto& spec : specs) {
+    if (spec.required && !object.contains(spec.name)) issues.push_back({path + "." + spec.name, "missing"});
+  }
+}
+
+}  // namespace
+
+void check_params(const std::vector<param_spec>& specs, const json& object, const std::string& path,
+                  const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues,
+                  const check_scope& scope) {
+  check_fields(specs, object, path, extra_keys, issues, scope, "unknown parameter");
 }
 
 }  // namespace landform

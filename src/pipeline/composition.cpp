@@ -10,17 +10,7 @@ namespace landform {
 
 namespace {
 
-std::string show(const json& v) {
-  std::string s = v.dump();
-  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
-
-std::string layer_list(const std::vector<std::string>& layers) {
-  if (layers.empty()) return "no layer is written before this stage";
-  std::string text = "layers written before this stage: ";
-  for (std::size_t k = 0; k < layers.size(); ++k) text += (k ? ", " : "") + layers[k];
-  return text;
-}
+using pair = std::array<double, 2>;
 
 bool valid_layer_name(const std::string& name) {
   if (name.empty() || name == "height") return false;
@@ -29,84 +19,86 @@ bool valid_layer_name(const std::string& name) {
   });
 }
 
-void check_mask_layer(const std::string& name, const std::string& path, const std::vector<std::string>& known,
-                      std::vector<preset_issue>& issues) {
-  if (std::find(known.begin(), known.end(), name) != known.end()) return;
-  std::string message = "\"" + name + "\" is not a layer (" + layer_list(known) + ")";
-  if (auto guess = did_you_mean(name, known)) message += "; did you mean \"" + *guess + "\"?";
-  issues.push_back({path, message});
-}
+// A mask as written in a preset; mask_spec is what the pipeline evaluates.
+struct mask_fields {
+  std::string layer;
+  std::optional<pair> height;
+  double falloff = 0.0;
+  std::optional<pair> slope;
+  double slope_falloff = 0.0;
+  bool invert = false;
 
-std::optional<mask_spec> read_mask(const json& v, const std::string& path, const std::vector<std::string>& known,
-                                   std::vector<preset_issue>& issues) {
-  mask_spec m;
-  if (v.is_string()) {
-    m.layer = v.get<std::string>();
-    check_mask_layer(m.layer, path, known, issues);
-    return m;
+  static const param_schema<mask_fields>& schema() {
+    using P = mask_fields;
+    static const auto s =
+        param_schema<P>()
+            .layer("layer", &P::layer)
+            .doc("a layer written by an earlier stage; its values, clamped to 0..1, weight the effect")
+            .interval("height", &P::height)
+            .unit("height units")
+            .doc("the height band where the stage applies")
+            .number("falloff", &P::falloff)
+            .optional()
+            .unit("height units")
+            .range(at_least(0))
+            .doc("distance over which the height band fades out")
+            .interval("slope", &P::slope)
+            .unit("degrees")
+            .range(between(0, 90))
+            .doc("the slope band where the stage applies")
+            .number("slope_falloff", &P::slope_falloff)
+            .optional()
+            .unit("degrees")
+            .range(at_least(0))
+            .doc("degrees over which the slope band fades out")
+            .boolean("invert", &P::invert)
+            .optional()
+            .doc("apply where the mask is 0 instead");
+    return s;
   }
-  if (!v.is_object()) {
-    issues.push_back(
-        {path, show(v) + " must be a layer name or {\"layer\", \"height\": [lo, hi], \"falloff\", \"invert\"}"});
-    return std::nullopt;
-  }
-  for (const auto& [key, value] : v.items()) {
-    const std::string p = path + "." + key;
-    if (key == "layer") {
-      if (!value.is_string()) {
-        issues.push_back({p, show(value) + " must be a layer name"});
-      } else {
-        m.layer = value.get<std::string>();
-        check_mask_layer(m.layer, p, known, issues);
-      }
-    } else if (key == "height") {
-      if (!value.is_array() || value.size() != 2 || !value[0].is_number() || !value[1].is_number() ||
-          !(value[0].get<double>() <= value[1].get<double>())) {
-        issues.push_back({p, show(value) + " must be [low, high] heights with low <= high"});
-      } else {
-        m.height_lo = value[0].get<double>();
-        m.height_hi = value[1].get<double>();
-      }
-    } else if (key == "slope") {
-      if (!value.is_array() || value.size() != 2 || !value[0].is_number() || !value[1].is_number() ||
-          !(value[0].get<double>() <= value[1].get<double>()) || value[0].get<double>() < 0.0 ||
-          value[1].get<double>() > 90.0) {
-        issues.push_back({p, show(value) + " must be [low, high] degrees within 0..90 with low <= high"});
-      } else {
-        m.slope_lo = value[0].get<double>();
-        m.slope_hi = value[1].get<double>();
-      }
-    } else if (key == "slope_falloff") {
-      if (!value.is_number() || !(value.get<double>() >= 0.0)) {
-        issues.push_back({p, show(value) + " must be a number >= 0 (degrees)"});
-      } else {
-        m.slope_falloff = value.get<double>();
-      }
-    } else if (key == "falloff") {
-      if (!value.is_number() || !(value.get<double>() >= 0.0)) {
-        issues.push_back({p, show(value) + " must be a number >= 0 (height units)"});
-      } else {
-        m.falloff = value.get<double>();
-      }
-    } else if (key == "invert") {
-      if (!value.is_boolean()) {
-        issues.push_back({p, show(value) + " must be true or false"});
-      } else {
-        m.invert = value.get<bool>();
-      }
-    } else {
-      std::string message = "unknown key";
-      if (auto guess = did_you_mean(key, {"layer", "height", "falloff", "slope", "slope_falloff", "invert"})) {
-        message += "; did you mean \"" + *guess + "\"?";
-      }
-      issues.push_back({p, message});
+  void check(std::vector<std::pair<std::string, std::string>>& problems) const {
+    if (layer.empty() && !height && !slope) {
+      problems.emplace_back("", "a mask needs a \"layer\", a \"height\" band or a \"slope\" band");
     }
   }
-  if (!v.contains("layer") && !v.contains("height") && !v.contains("slope")) {
-    issues.push_back({path, "a mask needs a \"layer\", a \"height\" band or a \"slope\" band"});
+};
+
+// The composition keys as written in a stage entry.
+struct composition_fields {
+  blend_mode blend = blend_mode::replace;
+  double weight = 1.0;
+  std::string target;
+  std::optional<mask_fields> mask;
+
+  static const param_schema<composition_fields>& schema() {
+    using P = composition_fields;
+    static const auto s = [] {
+      std::vector<std::pair<std::string, blend_mode>> modes;
+      for (std::size_t k = 0; k < blend_mode_names().size(); ++k)
+        modes.emplace_back(blend_mode_names()[k], static_cast<blend_mode>(k));
+      return param_schema<P>()
+          .choice("blend", &P::blend, modes)
+          .optional()
+          .doc("generators: how the new layer combines with the target")
+          .number("weight", &P::weight)
+          .optional()
+          .doc("generators: scale of the new layer before blending")
+          .string("target", &P::target)
+          .optional()
+          .doc("a named layer to write instead of the heights")
+          .object("mask", &P::mask, mask_fields::schema())
+          .shorthand("layer")
+          .doc("where the stage applies: a layer and/or height and slope bands");
+    }();
+    return s;
   }
-  return m;
-}
+  void check(std::vector<std::pair<std::string, std::string>>& problems) const {
+    if (!target.empty() && !valid_layer_name(target)) {
+      problems.emplace_back(
+          "target", show_value(target) + " must be a layer name of lower-case letters, digits and _ (not \"height\")");
+    }
+  }
+};
 
 // The smooth step used for mask band edges: 0 at the band edge minus falloff,
 // 1 inside the band.
@@ -125,66 +117,80 @@ const std::vector<std::string>& blend_mode_names() {
   return names;
 }
 
+const std::vector<param_spec>& composition_specs() {
+  return composition_fields::schema().specs();
+}
+
 const std::vector<std::string>& composition_keys() {
-  static const std::vector<std::string> keys = {"blend", "weight", "target", "mask"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> names;
+    for (const auto& spec : composition_specs()) names.push_back(spec.name);
+    return names;
+  }();
   return keys;
 }
 
 composition check_composition(const json& entry, const std::string& path, bool generator,
                               const std::vector<std::string>& known_layers, std::vector<preset_issue>& issues) {
-  composition c;
-  if (auto it = entry.find("blend"); it != entry.end()) {
-    const auto& names = blend_mode_names();
-    auto found = it->is_string() ? std::find(names.begin(), names.end(), it->get<std::string>()) : names.end();
-    if (!generator) {
+  json keys = json::object();
+  for (const auto& key : composition_keys()) {
+    if (auto it = entry.find(key); it != entry.end()) keys[key] = *it;
+  }
+  if (!generator) {
+    if (keys.erase("blend")) {
       issues.push_back({path + ".blend", "only generators blend; confine a filter with \"mask\" instead"});
-    } else if (found == names.end()) {
-      std::string message = show(*it) + " is not one of replace | add | subtract | multiply | min | max | lerp";
-      if (it->is_string()) {
-        if (auto guess = did_you_mean(it->get<std::string>(), names)) message += "; did you mean \"" + *guess + "\"?";
-      }
-      issues.push_back({path + ".blend", message});
-    } else {
-      c.blend = static_cast<blend_mode>(found - names.begin());
     }
-  }
-  if (auto it = entry.find("weight"); it != entry.end()) {
-    if (!generator) {
+    if (keys.erase("weight")) {
       issues.push_back({path + ".weight", "only generators take a weight; confine a filter with \"mask\" instead"});
-    } else if (!it->is_number() || !std::isfinite(it->get<double>())) {
-      issues.push_back({path + ".weight", show(*it) + " must be a finite number"});
-    } else {
-      c.weight = it->get<double>();
     }
   }
-  if (auto it = entry.find("target"); it != entry.end()) {
-    if (!it->is_string() || !valid_layer_name(it->get<std::string>())) {
-      issues.push_back(
-          {path + ".target", show(*it) + " must be a layer name of lower-case letters, digits and _ (not \"height\")"});
-    } else {
-      c.target = it->get<std::string>();
-    }
+  const std::size_t before = issues.size();
+  check_params(composition_specs(), keys, path, {}, issues, check_scope{&known_layers});
+  const composition_fields f = composition_fields::schema().parse(keys);
+  if (issues.size() == before) {
+    std::vector<std::pair<std::string, std::string>> problems;
+    f.check(problems);
+    for (auto& [key, message] : problems) issues.push_back({path + "." + key, message});
   }
-  if (auto it = entry.find("mask"); it != entry.end()) c.mask = read_mask(*it, path + ".mask", known_layers, issues);
+  composition c;
+  c.blend = f.blend;
+  c.weight = f.weight;
+  c.target = f.target;
+  if (f.mask) {
+    mask_spec m;
+    m.layer = f.mask->layer;
+    if (f.mask->height) {
+      m.height_lo = (*f.mask->height)[0];
+      m.height_hi = (*f.mask->height)[1];
+    }
+    m.falloff = f.mask->falloff;
+    if (f.mask->slope) {
+      m.slope_lo = (*f.mask->slope)[0];
+      m.slope_hi = (*f.mask->slope)[1];
+    }
+    m.slope_falloff = f.mask->slope_falloff;
+    m.invert = f.mask->invert;
+    c.mask = m;
+  }
   return c;
 }
 
 json composition_to_json(const composition& c) {
-  json out = json::object();
-  if (c.blend != blend_mode::replace) out["blend"] = blend_mode_names()[static_cast<std::size_t>(c.blend)];
-  if (c.weight != 1.0) out["weight"] = c.weight;
-  if (!c.target.empty()) out["target"] = c.target;
+  composition_fields f;
+  f.blend = c.blend;
+  f.weight = c.weight;
+  f.target = c.target;
   if (c.mask) {
-    json m = json::object();
-    if (!c.mask->layer.empty()) m["layer"] = c.mask->layer;
-    if (c.mask->height_lo) m["height"] = {*c.mask->height_lo, *c.mask->height_hi};
-    if (c.mask->falloff != 0.0) m["falloff"] = c.mask->falloff;
-    if (c.mask->slope_lo) m["slope"] = {*c.mask->slope_lo, *c.mask->slope_hi};
-    if (c.mask->slope_falloff != 0.0) m["slope_falloff"] = c.mask->slope_falloff;
-    if (c.mask->invert) m["invert"] = true;
-    out["mask"] = m;
+    mask_fields m;
+    m.layer = c.mask->layer;
+    if (c.mask->height_lo) m.height = pair{*c.mask->height_lo, *c.mask->height_hi};
+    m.falloff = c.mask->falloff;
+    if (c.mask->slope_lo) m.slope = pair{*c.mask->slope_lo, *c.mask->slope_hi};
+    m.slope_falloff = c.mask->slope_falloff;
+    m.invert = c.mask->invert;
+    f.mask = m;
   }
-  return out;
+  return composition_fields::schema().to_json(f);
 }
 
 void blend_into(std::vector<float>& target, const std::vector<float>& layer, blend_mode mode, double weight, int width,

@@ -74,7 +74,7 @@ bool check_output(const json& o, const std::string& path, const std::vector<std:
   spec.kind = kind;
   const std::string kind_path = path + " (" + spec.map + ")";
   const std::size_t before = issues.size();
-  check_params(kind->options, o, kind_path, k_output_keys, issues);
+  check_params(kind->options, o, kind_path, k_output_keys, issues, check_scope{&layers});
   const json format = o.value("format", json(kind->formats.front()));
   spec.format = format.is_string() ? format.get<std::string>() : "";
   if (std::find(kind->formats.begin(), kind->formats.end(), spec.format) == kind->formats.end()) {

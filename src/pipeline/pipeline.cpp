@@ -208,7 +208,7 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   const std::size_t before = c.issues.size();
   std::vector<std::string> extra_keys = k_stage_keys;
   extra_keys.insert(extra_keys.end(), composition_keys().begin(), composition_keys().end());
-  check_params(info->params, entry, path, extra_keys, c.issues);
+  check_params(info->params, entry, path, extra_keys, c.issues, check_scope{&layers});
   comp = check_composition(entry, path, info->category == stage_category::generator, layers, c.issues);
   if (auto it = entry.find("seed"); it != entry.end() && !is_int64(*it) && *it != "preset") {
     c.add(path + ".seed", show(*it) + " must be an integer from -2^63 to 2^63-1, or \"preset\"");

@@ -15,21 +15,37 @@ const param_schema<blob_island_params>& blob_island_params::schema() {
   using P = blob_island_params;
   static const auto s =
       param_schema<P>()
-          .integer("resolution", &P::resolution, between(5, 4096), "nodes",
-                   "island lattice across the world's smaller side: the seed's map resolution")
-          .number("land_area", &P::land_area, above_to(0, 4), "",
-                  "clusters per octave = floor(resolution / 4 * land_area); 0.12 few to 1 many")
-          .number("land_type", &P::land_type, above_to(0, 1), "",
-                  "cluster radius = floor(resolution / 2 * 0.35 * land_type); 0.5 archipelago to 1 continent")
-          .integer("octaves", &P::octaves, between(1, 16), "", "rounds of dot clusters")
-          .integer("erosion", &P::erosion, between(0, 64), "", "cellular-automaton passes (neighbour averaging)")
+          .integer("resolution", &P::resolution)
+          .unit("nodes")
+          .range(between(5, 4096))
+          .doc("island lattice across the world's smaller side: the seed's map resolution")
+          .number("land_area", &P::land_area)
+          .range(above_to(0, 4))
+          .doc("clusters per octave = floor(resolution / 4 * land_area); 0.12 few to 1 many")
+          .effect("higher = more land: more clusters per octave")
+          .number("land_type", &P::land_type)
+          .range(above_to(0, 1))
+          .doc("cluster radius = floor(resolution / 2 * 0.35 * land_type); 0.5 archipelago to 1 continent")
+          .effect("higher = bigger clusters: one continent; lower = an archipelago of small islands")
+          .integer("octaves", &P::octaves)
+          .range(between(1, 16))
+          .doc("rounds of dot clusters")
+          .effect("more = more clusters at finer scales: ragged coasts and small islets")
+          .integer("erosion", &P::erosion)
+          .range(between(0, 64))
+          .doc("cellular-automaton passes (neighbour averaging)")
+          .effect("more = smoother, rounder islands")
           .choice("neighbourhood", &P::neighbourhood,
-                  {{"eight", P::neighbourhood_kind::eight}, {"four", P::neighbourhood_kind::four}},
-                  "eight: 3x3 block incl. the node / 9; four: the 4 edge neighbours / 4")
-          .point_list("falloff", &P::falloff, between(0, 1), 1, 32, "",
-                      "dot survival probability against distance / radius, piecewise linear")
-          .point_list("remap", &P::remap, between(0, 1), 1, 32, "",
-                      "height for a neighbour average after each erosion pass, piecewise linear");
+                  {{"eight", P::neighbourhood_kind::eight}, {"four", P::neighbourhood_kind::four}})
+          .doc("eight: 3x3 block incl. the node / 9; four: the 4 edge neighbours / 4")
+          .point_list("falloff", &P::falloff)
+          .count(1, 32)
+          .range(between(0, 1))
+          .doc("dot survival probability against distance / radius, piecewise linear")
+          .point_list("remap", &P::remap)
+          .count(1, 32)
+          .range(between(0, 1))
+          .doc("height for a neighbour average after each erosion pass, piecewise linear");
   return s;
 }
 

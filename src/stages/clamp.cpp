@@ -9,14 +9,18 @@ namespace landform {
 const param_schema<clamp_params>& clamp_params::schema() {
   using P = clamp_params;
   static const auto s = param_schema<P>()
-                            .number("min", &P::min, unbounded(), "height units", "heights below become this")
-                            .number("max", &P::max, unbounded(), "height units", "heights above become this");
+                            .number("min", &P::min)
+                            .unit("height units")
+                            .doc("heights below become this")
+                            .number("max", &P::max)
+                            .unit("height units")
+                            .doc("heights above become this");
   return s;
 }
 
 void clamp_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
   if (!(max >= min))
-    problems.emplace_back("max", std::to_string(max) + " must not be below min (" + std::to_string(min) + ")");
+    problems.emplace_back("max", format_number(max) + " must not be below min (" + format_number(min) + ")");
 }
 
 void apply_clamp(heightfield& h, const clamp_params& p, const stage_context& ctx) {

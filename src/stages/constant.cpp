@@ -9,7 +9,7 @@ namespace landform {
 const param_schema<constant_params>& constant_params::schema() {
   using P = constant_params;
   static const auto s =
-      param_schema<P>().number("value", &P::value, unbounded(), "height units", "the height of every cell");
+      param_schema<P>().number("value", &P::value).unit("height units").doc("the height of every cell");
   return s;
 }
 

@@ -6,13 +6,14 @@ namespace landform {
 
 const param_schema<curve_params>& curve_params::schema() {
   using P = curve_params;
-  static const auto s =
-      param_schema<P>()
-          .point_list("points", &P::points, unbounded(), 2, 64, "height units",
-                      "control points [input height, output height], input strictly increasing")
-          .choice("interpolation", &P::interpolation,
-                  {{"linear", control_curve::kind::linear}, {"smooth", control_curve::kind::smooth}},
-                  "linear: straight segments; smooth: monotone cubic through the points (no overshoot)");
+  static const auto s = param_schema<P>()
+                            .point_list("points", &P::points)
+                            .count(2, 64)
+                            .unit("height units")
+                            .doc("control points [input height, output height], input strictly increasing")
+                            .choice("interpolation", &P::interpolation,
+                                    {{"linear", control_curve::kind::linear}, {"smooth", control_curve::kind::smooth}})
+                            .doc("linear: straight segments; smooth: monotone cubic through the points (no overshoot)");
   return s;
 }
 

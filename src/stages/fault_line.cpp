@@ -13,15 +13,27 @@ const param_schema<fault_line_params>& fault_line_params::schema() {
   using P = fault_line_params;
   static const auto s =
       param_schema<P>()
-          .integer("iterations", &P::iterations, between(1, 100000), "",
-                   "number of faults; about 0.9 of them cross the map; 200 to 1000 look fractal")
-          .number("initial_step", &P::initial_step, at_least(0), "height units", "rise of the first fault")
-          .number("final_step", &P::final_step, at_least(0), "height units",
-                  "rise of the last fault; steps shrink linearly in between")
-          .choice("profile", &P::profile, {{"step", P::profile_kind::step}, {"sigmoid", P::profile_kind::sigmoid}},
-                  "step: hard cliff along each fault; sigmoid: smooth tanh slope")
-          .number("width", &P::width, above(0), "world units",
-                  "sigmoid: half-width of the slope (12% to 88% of the rise)");
+          .integer("iterations", &P::iterations)
+          .range(between(1, 100000))
+          .doc("number of faults; about 0.9 of them cross the map; 200 to 1000 look fractal")
+          .effect("more = finer, more natural-looking relief; few = visible straight cliffs")
+          .number("initial_step", &P::initial_step)
+          .unit("height units")
+          .range(at_least(0))
+          .doc("rise of the first fault")
+          .effect("higher = taller large-scale relief")
+          .number("final_step", &P::final_step)
+          .unit("height units")
+          .range(at_least(0))
+          .doc("rise of the last fault; steps shrink linearly in between")
+          .effect("higher = rougher small-scale relief")
+          .choice("profile", &P::profile, {{"step", P::profile_kind::step}, {"sigmoid", P::profile_kind::sigmoid}})
+          .doc("step: hard cliff along each fault; sigmoid: smooth tanh slope")
+          .number("width", &P::width)
+          .unit("world units")
+          .range(above(0))
+          .doc("sigmoid: half-width of the slope (12% to 88% of the rise)")
+          .effect("higher = softer, wider fault slopes; lower = sharp cliffs");
   return s;
 }
 

@@ -13,19 +13,28 @@ const param_schema<gradient_params>& gradient_params::schema() {
   using P = gradient_params;
   static const auto s =
       param_schema<P>()
-          .choice("shape", &P::shape, {{"linear", P::shape_kind::linear}, {"radial", P::shape_kind::radial}},
-                  "linear: a ramp across the world; radial: from a centre outwards")
-          .number("start", &P::start, unbounded(), "height units", "value at the start of the ramp (or at the centre)")
-          .number("end", &P::end, unbounded(), "height units",
-                  "value at the end of the ramp (or at the radius and beyond)")
-          .number("angle", &P::angle, between(-360, 360), "degrees",
-                  "linear: direction of the ramp, 0 = left to right, 90 = top to bottom")
-          .number("center_x", &P::center_x, unbounded(), "world fraction",
-                  "radial: centre column, 0 = left edge, 1 = right edge")
-          .number("center_y", &P::center_y, unbounded(), "world fraction",
-                  "radial: centre row, 0 = top edge, 1 = bottom edge")
-          .number("radius", &P::radius, above(0), "smaller world sides",
-                  "radial: distance at which the ramp reaches `end`");
+          .choice("shape", &P::shape, {{"linear", P::shape_kind::linear}, {"radial", P::shape_kind::radial}})
+          .doc("linear: a ramp across the world; radial: from a centre outwards")
+          .number("start", &P::start)
+          .unit("height units")
+          .doc("value at the start of the ramp (or at the centre)")
+          .number("end", &P::end)
+          .unit("height units")
+          .doc("value at the end of the ramp (or at the radius and beyond)")
+          .number("angle", &P::angle)
+          .unit("degrees")
+          .range(between(-360, 360))
+          .doc("linear: direction of the ramp, 0 = left to right, 90 = top to bottom")
+          .number("center_x", &P::center_x)
+          .unit("world fraction")
+          .doc("radial: centre column, 0 = left edge, 1 = right edge")
+          .number("center_y", &P::center_y)
+          .unit("world fraction")
+          .doc("radial: centre row, 0 = top edge, 1 = bottom edge")
+          .number("radius", &P::radius)
+          .unit("smaller world sides")
+          .range(above(0))
+          .doc("radial: distance at which the ramp reaches `end`");
   return s;
 }
 

@@ -18,18 +18,25 @@ const param_schema<image_params>& image_params::schema() {
   using P = image_params;
   static const auto s =
       param_schema<P>()
-          .path("path", &P::path, "the heightmap file; a relative path is relative to the preset file's folder")
+          .path("path", &P::path)
+          .doc("the heightmap file; a relative path is relative to the preset file's folder")
           .choice("format", &P::format,
                   {{"auto", P::format_kind::automatic},
                    {"png", P::format_kind::png},
                    {"raw16", P::format_kind::raw16},
-                   {"r32", P::format_kind::r32}},
-                  "auto: by extension (.png, .raw or .r16, .r32); png 8/16-bit grey or colour; raw16; r32")
-          .integer("raw_width", &P::raw_width, between(0, 65536), "pixels", "raw16/r32: samples per row; 0 = square")
-          .integer("raw_height", &P::raw_height, between(0, 65536), "pixels", "raw16/r32: rows; 0 = from the file size")
+                   {"r32", P::format_kind::r32}})
+          .doc("auto: by extension (.png, .raw or .r16, .r32); png 8/16-bit grey or colour; raw16; r32")
+          .integer("raw_width", &P::raw_width)
+          .unit("pixels")
+          .range(between(0, 65536))
+          .doc("raw16/r32: samples per row; 0 = square")
+          .integer("raw_height", &P::raw_height)
+          .unit("pixels")
+          .range(between(0, 65536))
+          .doc("raw16/r32: rows; 0 = from the file size")
           .choice("sampling", &P::sampling,
-                  {{"bilinear", P::sampling_kind::bilinear}, {"nearest", P::sampling_kind::nearest}},
-                  "resampling to the world: bilinear blend or nearest pixel");
+                  {{"bilinear", P::sampling_kind::bilinear}, {"nearest", P::sampling_kind::nearest}})
+          .doc("resampling to the world: bilinear blend or nearest pixel");
   return s;
 }
 

@@ -6,10 +6,13 @@ namespace landform {
 
 const param_schema<invert_params>& invert_params::schema() {
   using P = invert_params;
-  static const auto s =
-      param_schema<P>()
-          .number("min", &P::min, unbounded(), "height units", "the low end of the range, which becomes max")
-          .number("max", &P::max, unbounded(), "height units", "the high end of the range, which becomes min");
+  static const auto s = param_schema<P>()
+                            .number("min", &P::min)
+                            .unit("height units")
+                            .doc("the low end of the range, which becomes max")
+                            .number("max", &P::max)
+                            .unit("height units")
+                            .doc("the high end of the range, which becomes min");
   return s;
 }
 

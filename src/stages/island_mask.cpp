@@ -12,28 +12,35 @@ const param_schema<island_mask_params>& island_mask_params::schema() {
   using P = island_mask_params;
   static const auto s =
       param_schema<P>()
-          .choice("shape", &P::shape, {{"radial", P::shape_kind::radial}, {"square", P::shape_kind::square}},
-                  "radial: Euclidean distance from the centre; square: the larger of the x and y distances")
-          .choice(
-              "fit", &P::fit, {{"world", P::fit_kind::world}, {"circle", P::fit_kind::circle}},
-              "world: stretched to fill the world; circle: round (square) in world units, sized by the smaller side")
-          .number("inner", &P::inner, at_least(0), "normalised distance",
-                  "the mask is 1 out to this distance (1 = edge middle)")
-          .number("outer", &P::outer, above(0), "normalised distance", "the mask reaches 0 at this distance")
+          .choice("shape", &P::shape, {{"radial", P::shape_kind::radial}, {"square", P::shape_kind::square}})
+          .doc("radial: Euclidean distance from the centre; square: the larger of the x and y distances")
+          .choice("fit", &P::fit, {{"world", P::fit_kind::world}, {"circle", P::fit_kind::circle}})
+          .doc("world: stretched to fill the world; circle: round (square) in world units, sized by the smaller side")
+          .number("inner", &P::inner)
+          .unit("normalised distance")
+          .range(at_least(0))
+          .doc("the mask is 1 out to this distance (1 = edge middle)")
+          .effect("higher = a larger flat interior at full height")
+          .number("outer", &P::outer)
+          .unit("normalised distance")
+          .range(above(0))
+          .doc("the mask reaches 0 at this distance")
+          .effect("higher = land reaches further out before the sea")
           .choice("curve", &P::curve,
                   {{"linear", P::curve_kind::linear},
                    {"smoothstep", P::curve_kind::smoothstep},
-                   {"smootherstep", P::curve_kind::smootherstep}},
-                  "shape of the falloff between inner and outer")
-          .number("exponent", &P::exponent, between(0.05, 20), "",
-                  "t^exponent before the curve; > 1 keeps the coast high longer");
+                   {"smootherstep", P::curve_kind::smootherstep}})
+          .doc("shape of the falloff between inner and outer")
+          .number("exponent", &P::exponent)
+          .range(between(0.05, 20))
+          .doc("t^exponent before the curve; > 1 keeps the coast high longer")
+          .effect("higher = the coast stays high longer, then drops steeply; lower = a long gentle beach");
   return s;
 }
 
 void island_mask_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
   if (!(outer > inner)) {
-    problems.emplace_back("outer",
-                          std::to_string(outer) + " must be greater than inner (" + std::to_string(inner) + ")");
+    problems.emplace_back("outer", format_number(outer) + " must be greater than inner (" + format_number(inner) + ")");
   }
 }
 

@@ -8,21 +8,29 @@ namespace landform {
 
 const param_schema<normalize_params>& normalize_params::schema() {
   using P = normalize_params;
-  static const auto s =
-      param_schema<P>()
-          .choice("mode", &P::mode, {{"range", P::kind::range}, {"min_max", P::kind::min_max}},
-                  "range: map [input_min, input_max]; min_max: map the map's own lowest..highest cell")
-          .number("input_min", &P::input_min, unbounded(), "height units", "range mode: height that maps to output_min")
-          .number("input_max", &P::input_max, unbounded(), "height units", "range mode: height that maps to output_max")
-          .number("output_min", &P::output_min, unbounded(), "height units", "lower end of the result")
-          .number("output_max", &P::output_max, unbounded(), "height units", "upper end of the result")
-          .boolean("clamp", &P::clamp, "clamp results into [output_min, output_max]");
+  static const auto s = param_schema<P>()
+                            .choice("mode", &P::mode, {{"range", P::kind::range}, {"min_max", P::kind::min_max}})
+                            .doc("range: map [input_min, input_max]; min_max: map the map's own lowest..highest cell")
+                            .number("input_min", &P::input_min)
+                            .unit("height units")
+                            .doc("range mode: height that maps to output_min")
+                            .number("input_max", &P::input_max)
+                            .unit("height units")
+                            .doc("range mode: height that maps to output_max")
+                            .number("output_min", &P::output_min)
+                            .unit("height units")
+                            .doc("lower end of the result")
+                            .number("output_max", &P::output_max)
+                            .unit("height units")
+                            .doc("upper end of the result")
+                            .boolean("clamp", &P::clamp)
+                            .doc("clamp results into [output_min, output_max]");
   return s;
 }
 
 void normalize_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
   if (mode == kind::range && input_min == input_max) {
-    problems.emplace_back("input_max", "must differ from input_min (both are " + std::to_string(input_min) + ")");
+    problems.emplace_back("input_max", "must differ from input_min (both are " + format_number(input_min) + ")");
   }
 }
 

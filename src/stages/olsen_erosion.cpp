@@ -8,9 +8,16 @@ const param_schema<olsen_erosion_params>& olsen_erosion_params::schema() {
   using P = olsen_erosion_params;
   static const auto s =
       param_schema<P>()
-          .number("smoothness", &P::smoothness, above(0), "height units x world width",
-                  "drops up to smoothness / world width (per cell) are flattened; larger drops stay as cliffs")
-          .integer("iterations", &P::iterations, between(1, 10000), "passes", "number of erosion passes");
+          .number("smoothness", &P::smoothness)
+          .unit("height units x world width")
+          .range(above(0))
+          .doc("drops up to smoothness / world width (per cell) are flattened; larger drops stay as cliffs")
+          .effect("higher = more of the terrain is flattened into plateaus and valley floors; cliffs remain")
+          .integer("iterations", &P::iterations)
+          .unit("passes")
+          .range(between(1, 10000))
+          .doc("number of erosion passes")
+          .effect("more = flatter plains with sharper breaks at the cliffs");
   return s;
 }
 

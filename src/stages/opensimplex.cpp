@@ -15,15 +15,34 @@ const param_schema<opensimplex_params>& opensimplex_params::schema() {
   using P = opensimplex_params;
   static const auto s =
       param_schema<P>()
-          .number("feature_size", &P::feature_size, above(0), "world units",
-                  "size of the largest features: world distance per noise unit of octave 1")
-          .integer("octaves", &P::octaves, between(1, 16), "", "number of fBm octaves summed")
-          .number("lacunarity", &P::lacunarity, between(1, 8), "", "frequency multiplier from one octave to the next")
-          .number("gain", &P::gain, between(0, 1), "", "amplitude multiplier from one octave to the next (persistence)")
-          .number("amplitude", &P::amplitude, between(-1e6, 1e6), "height units", "amplitude of the first octave")
-          .number("z", &P::z, unbounded(), "noise units", "slice of 3D noise to sample; animate it for variations")
-          .choice("dimensions", &P::dimensions, {{"3d", P::dims::three}, {"2d", P::dims::two}},
-                  "3d samples eval(x, y, z) as the tutorial does; 2d samples eval(x, y)");
+          .number("feature_size", &P::feature_size)
+          .unit("world units")
+          .range(above(0))
+          .doc("size of the largest features: world distance per noise unit of octave 1")
+          .effect("higher = larger, broader mountains and valleys; lower = busier, smaller hills")
+          .integer("octaves", &P::octaves)
+          .range(between(1, 16))
+          .doc("number of fBm octaves summed")
+          .effect("more = more small detail on top of the large shapes (and a slower stage)")
+          .number("lacunarity", &P::lacunarity)
+          .range(between(1, 8))
+          .doc("frequency multiplier from one octave to the next")
+          .effect("higher = detail octaves jump to much finer scales (sparser, grainier detail); 2 is the usual")
+          .number("gain", &P::gain)
+          .range(between(0, 1))
+          .doc("amplitude multiplier from one octave to the next (persistence)")
+          .effect("higher = rougher, more jagged terrain; lower = smoother, dominated by the large shapes")
+          .number("amplitude", &P::amplitude)
+          .unit("height units")
+          .range(between(-1e6, 1e6))
+          .doc("amplitude of the first octave")
+          .effect("higher = taller relief; negative flips hills into valleys")
+          .number("z", &P::z)
+          .unit("noise units")
+          .doc("slice of 3D noise to sample; animate it for variations")
+          .effect("a different value gives a different but related terrain with the same character")
+          .choice("dimensions", &P::dimensions, {{"3d", P::dims::three}, {"2d", P::dims::two}})
+          .doc("3d samples eval(x, y, z) as the tutorial does; 2d samples eval(x, y)");
   return s;
 }
 

@@ -13,12 +13,20 @@ const param_schema<perturb_params>& perturb_params::schema() {
   using P = perturb_params;
   static const auto s =
       param_schema<P>()
-          .number("frequency", &P::frequency, above_to(0, 1e6), "cycles per world width",
-                  "how many displacement waves cross the world; higher = finer wobble")
-          .number("magnitude", &P::magnitude, between(0, 1e6), "cells", "largest displacement of a cell")
+          .number("frequency", &P::frequency)
+          .unit("cycles per world width")
+          .range(above_to(0, 1e6))
+          .doc("how many displacement waves cross the world")
+          .effect("higher = finer, more tightly curled wobble; lower = broad bends of whole ranges")
+          .number("magnitude", &P::magnitude)
+          .unit("cells")
+          .range(between(0, 1e6))
+          .doc("largest displacement of a cell")
+          .effect("higher = stronger swirling and smearing of features; 0 = no change")
           .choice("sampling", &P::sampling,
-                  {{"bilinear", P::sampling_mode::bilinear}, {"nearest", P::sampling_mode::nearest}},
-                  "nearest = the tutorial's truncated integer offsets; bilinear = smooth fractional offsets");
+                  {{"bilinear", P::sampling_mode::bilinear}, {"nearest", P::sampling_mode::nearest}})
+          .doc("nearest = the tutorial's truncated integer offsets; bilinear = smooth fractional offsets")
+          .effect("nearest keeps the tutorial's blocky, jittery look; bilinear is smooth");
   return s;
 }
 

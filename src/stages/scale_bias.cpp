@@ -6,10 +6,12 @@ namespace landform {
 
 const param_schema<scale_bias_params>& scale_bias_params::schema() {
   using P = scale_bias_params;
-  static const auto s =
-      param_schema<P>()
-          .number("scale", &P::scale, unbounded(), "", "multiplies every height (negative flips the map)")
-          .number("bias", &P::bias, unbounded(), "height units", "added after scaling");
+  static const auto s = param_schema<P>()
+                            .number("scale", &P::scale)
+                            .doc("multiplies every height (negative flips the map)")
+                            .number("bias", &P::bias)
+                            .unit("height units")
+                            .doc("added after scaling");
   return s;
 }
 

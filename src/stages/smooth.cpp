@@ -12,11 +12,23 @@ const param_schema<smooth_params>& smooth_params::schema() {
   static const auto s =
       param_schema<P>()
           .choice("method", &P::method,
-                  {{"gaussian", P::kind::gaussian}, {"box", P::kind::box}, {"tutorial", P::kind::tutorial}},
-                  "gaussian or box: separable, edge-clamped; tutorial: the in-place 3x3 Smoothen() of seed 000")
-          .number("sigma", &P::sigma, between(0.1, 256), "cells", "gaussian standard deviation")
-          .integer("radius", &P::radius, between(1, 256), "cells", "box half-width; the window is 2 radius + 1 cells")
-          .integer("iterations", &P::iterations, between(1, 1000), "passes", "times the filter is applied");
+                  {{"gaussian", P::kind::gaussian}, {"box", P::kind::box}, {"tutorial", P::kind::tutorial}})
+          .doc("gaussian or box: separable, edge-clamped; tutorial: the in-place 3x3 Smoothen() of seed 000")
+          .number("sigma", &P::sigma)
+          .unit("cells")
+          .range(between(0.1, 256))
+          .doc("gaussian standard deviation")
+          .effect("higher = blurrier: small detail vanishes, only broad shapes remain")
+          .integer("radius", &P::radius)
+          .unit("cells")
+          .range(between(1, 256))
+          .doc("box half-width; the window is 2 radius + 1 cells")
+          .effect("higher = blurrier, with the box filter's slightly blocky softening")
+          .integer("iterations", &P::iterations)
+          .unit("passes")
+          .range(between(1, 1000))
+          .doc("times the filter is applied")
+          .effect("more = stronger smoothing (repeated box passes approach a Gaussian)");
   return s;
 }
 

@@ -9,19 +9,27 @@ namespace landform {
 
 const param_schema<terrace_params>& terrace_params::schema() {
   using P = terrace_params;
-  static const auto s =
-      param_schema<P>()
-          .integer("steps", &P::steps, between(1, 1024), "", "number of terraces between min and max")
-          .number("min", &P::min, unbounded(), "height units", "bottom of the terraced range (a tread level)")
-          .number("max", &P::max, unbounded(), "height units", "top of the terraced range (a tread level)")
-          .number("smoothness", &P::smoothness, between(0, 1), "",
-                  "fraction of each step taken by its riser: 0 = vertical cliffs, 1 = no flat tread");
+  static const auto s = param_schema<P>()
+                            .integer("steps", &P::steps)
+                            .range(between(1, 1024))
+                            .doc("number of terraces between min and max")
+                            .effect("more = more, thinner terraces")
+                            .number("min", &P::min)
+                            .unit("height units")
+                            .doc("bottom of the terraced range (a tread level)")
+                            .number("max", &P::max)
+                            .unit("height units")
+                            .doc("top of the terraced range (a tread level)")
+                            .number("smoothness", &P::smoothness)
+                            .range(between(0, 1))
+                            .doc("fraction of each step taken by its riser: 0 = vertical cliffs, 1 = no flat tread")
+                            .effect("higher = softer, sloped risers; 0 = flat treads and vertical cliffs");
   return s;
 }
 
 void terrace_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
   if (!(max > min))
-    problems.emplace_back("max", std::to_string(max) + " must be greater than min (" + std::to_string(min) + ")");
+    problems.emplace_back("max", format_number(max) + " must be greater than min (" + format_number(min) + ")");
 }
 
 void apply_terrace(heightfield& h, const terrace_params& p, const stage_context& ctx) {

@@ -14,15 +14,24 @@ const param_schema<thermal_erosion_params>& thermal_erosion_params::schema() {
   using P = thermal_erosion_params;
   static const auto s =
       param_schema<P>()
-          .number("talus_angle", &P::talus_angle, between(0, 89), "degrees",
-                  "steepest stable slope; steeper drops slide down (uses cell_size and height_scale)")
-          .number("strength", &P::strength, above_to(0, 1), "fraction",
-                  "share of the excess over the talus slope moved per iteration")
-          .integer("iterations", &P::iterations, between(1, 100000), "passes",
-                   "number of passes; more lets material slide further")
+          .number("talus_angle", &P::talus_angle)
+          .unit("degrees")
+          .range(between(0, 89))
+          .doc("steepest stable slope; steeper drops slide down (uses cell_size and height_scale)")
+          .effect("lower = more material slides: softer slopes, wider scree aprons; higher = steep cliffs survive")
+          .number("strength", &P::strength)
+          .unit("fraction")
+          .range(above_to(0, 1))
+          .doc("share of the excess over the talus slope moved per iteration")
+          .effect("higher = material settles in fewer iterations (coarser steps); lower = gentler, finer settling")
+          .integer("iterations", &P::iterations)
+          .unit("passes")
+          .range(between(1, 100000))
+          .doc("number of passes")
+          .effect("more = slopes relax further towards the talus angle")
           .choice("neighbourhood", &P::neighbourhood,
-                  {{"moore", P::kind::moore}, {"von_neumann", P::kind::von_neumann}},
-                  "moore: 8 neighbours, diagonals at sqrt(2) cell sizes; von_neumann: the 4 axis neighbours");
+                  {{"moore", P::kind::moore}, {"von_neumann", P::kind::von_neumann}})
+          .doc("moore: 8 neighbours, diagonals at sqrt(2) cell sizes; von_neumann: the 4 axis neighbours");
   return s;
 }
 

@@ -17,29 +17,56 @@ const param_schema<value_noise_params>& value_noise_params::schema() {
   using I = P::interpolation_kind;
   static const auto s =
       param_schema<P>()
-          .choice("mode", &P::mode, {{"multiresolution", P::mode_kind::multiresolution}, {"fbm", P::mode_kind::fbm}},
-                  "multiresolution: seed 001's passes, finest first, each twice as coarse; fbm: the usual octave sum")
+          .choice("mode", &P::mode, {{"multiresolution", P::mode_kind::multiresolution}, {"fbm", P::mode_kind::fbm}})
+          .doc("multiresolution: seed 001's passes, finest first, each twice as coarse; fbm: the usual octave sum")
           .choice("interpolation", &P::interpolation,
                   {{"cosine", I::cosine},
                    {"linear", I::linear},
                    {"cubic", I::cubic},
                    {"quintic", I::quintic},
-                   {"catmull_rom", I::catmull_rom}},
-                  "between lattice values: cosine (seed 001), linear, cubic or quintic fades, bicubic catmull_rom")
-          .number("scale", &P::scale, above(0), "height units", "multiresolution: maximum height of the finest pass")
-          .number("multiplier", &P::multiplier, above_to(0, 16), "",
-                  "multiresolution: amplitude of each pass over the previous, finer one")
-          .integer("passes", &P::passes, between(0, 40), "",
-                   "multiresolution: number of passes; 0 = floor(log2(world extent / spacing))")
-          .number("spacing", &P::spacing, above(0), "world units",
-                  "multiresolution: lattice spacing of the finest pass")
-          .number("feature_size", &P::feature_size, above(0), "world units", "fbm: lattice spacing of the first octave")
-          .integer("octaves", &P::octaves, between(1, 24), "", "fbm: number of octaves")
-          .number("lacunarity", &P::lacunarity, between(1, 8), "", "fbm: frequency ratio between octaves")
-          .number("gain", &P::gain, between(0, 1), "", "fbm: amplitude ratio between octaves (persistence)")
-          .number("amplitude", &P::amplitude, unbounded(), "height units", "fbm: amplitude of the first octave")
-          .boolean("normalize", &P::normalize,
-                   "divide by the sum of the amplitudes: [0, 1] (multiresolution) or [-1, 1] (fbm)");
+                   {"catmull_rom", I::catmull_rom}})
+          .doc("between lattice values: cosine (seed 001), linear, cubic or quintic fades, bicubic catmull_rom")
+          .effect("linear shows the lattice as creases; cosine, cubic and quintic are progressively smoother")
+          .number("scale", &P::scale)
+          .unit("height units")
+          .range(above(0))
+          .doc("multiresolution: maximum height of the finest pass")
+          .number("multiplier", &P::multiplier)
+          .range(above_to(0, 16))
+          .doc("multiresolution: amplitude of each pass over the previous, finer one")
+          .effect("higher = coarse passes dominate (smoother, larger shapes); lower = rougher")
+          .integer("passes", &P::passes)
+          .range(between(0, 40))
+          .doc("multiresolution: number of passes; 0 = floor(log2(world extent / spacing))")
+          .effect("more = larger shapes added on top of the fine ones")
+          .number("spacing", &P::spacing)
+          .unit("world units")
+          .range(above(0))
+          .doc("multiresolution: lattice spacing of the finest pass")
+          .effect("higher = coarser finest detail")
+          .number("feature_size", &P::feature_size)
+          .unit("world units")
+          .range(above(0))
+          .doc("fbm: lattice spacing of the first octave")
+          .effect("higher = larger, broader features")
+          .integer("octaves", &P::octaves)
+          .range(between(1, 24))
+          .doc("fbm: number of octaves")
+          .effect("more = more small detail")
+          .number("lacunarity", &P::lacunarity)
+          .range(between(1, 8))
+          .doc("fbm: frequency ratio between octaves")
+          .effect("higher = detail octaves jump to much finer scales")
+          .number("gain", &P::gain)
+          .range(between(0, 1))
+          .doc("fbm: amplitude ratio between octaves (persistence)")
+          .effect("higher = rougher terrain; lower = smoother")
+          .number("amplitude", &P::amplitude)
+          .unit("height units")
+          .doc("fbm: amplitude of the first octave")
+          .effect("higher = taller relief")
+          .boolean("normalize", &P::normalize)
+          .doc("divide by the sum of the amplitudes: [0, 1] (multiresolution) or [-1, 1] (fbm)");
   return s;
 }
 

@@ -20,29 +20,43 @@ const param_schema<voronoi_params>& voronoi_params::schema() {
                    {"f1", P::mode_kind::f1},
                    {"f2", P::mode_kind::f2},
                    {"f2_minus_f1", P::mode_kind::f2_minus_f1},
-                   {"cell_value", P::mode_kind::cell_value}},
-                  "elevation: seed 002's island polygon map; f1, f2, f2_minus_f1: Worley distances; cell_value: random "
-                  "per cell")
-          .number("grid_size", &P::grid_size, between(0.25, 65536), "sites per world width",
-                  "jittered-grid density: about grid_size^2 cells over a square world")
-          .number("jitter", &P::jitter, between(0, 0.5), "grid spacings",
-                  "largest offset of a site from its grid point")
+                   {"cell_value", P::mode_kind::cell_value}})
+          .doc(
+              "elevation: seed 002's island polygon map; f1, f2, f2_minus_f1: Worley distances; cell_value: random "
+              "per cell")
+          .number("grid_size", &P::grid_size)
+          .unit("sites per world width")
+          .range(between(0.25, 65536))
+          .doc("jittered-grid density: about grid_size^2 cells over a square world")
+          .effect("higher = more, smaller cells")
+          .number("jitter", &P::jitter)
+          .unit("grid spacings")
+          .range(between(0, 0.5))
+          .doc("largest offset of a site from its grid point")
+          .effect("higher = irregular, organic cells; 0 = a regular grid of squares")
           .choice("distribution", &P::distribution,
-                  {{"triangular", P::distribution_kind::triangular}, {"uniform", P::distribution_kind::uniform}},
-                  "site offsets: jitter * (r1 - r2) as in seed 002, or jitter * (2r - 1)")
+                  {{"triangular", P::distribution_kind::triangular}, {"uniform", P::distribution_kind::uniform}})
+          .doc("site offsets: jitter * (r1 - r2) as in seed 002, or jitter * (2r - 1)")
           .choice("metric", &P::metric,
                   {{"euclidean", P::metric_kind::euclidean},
                    {"manhattan", P::metric_kind::manhattan},
-                   {"chebyshev", P::metric_kind::chebyshev}},
-                  "distance for the partition and the F values")
+                   {"chebyshev", P::metric_kind::chebyshev}})
+          .doc("distance for the partition and the F values")
           .choice("island", &P::island,
                   {{"square", P::island_kind::square},
                    {"euclidean", P::island_kind::euclidean},
-                   {"none", P::island_kind::none}},
-                  "elevation: island shaping (1 + e - d) / 2 with d = 2 max(|x|, |y|), 2 |(x, y)|, or none")
-          .number("wavelength", &P::wavelength, above(0), "world widths", "elevation noise wavelength")
-          .number("moisture_wavelength", &P::moisture_wavelength, above(0), "world widths",
-                  "moisture noise wavelength");
+                   {"none", P::island_kind::none}})
+          .doc("elevation: island shaping (1 + e - d) / 2 with d = 2 max(|x|, |y|), 2 |(x, y)|, or none")
+          .number("wavelength", &P::wavelength)
+          .unit("world widths")
+          .range(above(0))
+          .doc("elevation noise wavelength")
+          .effect("higher = broader elevation variation across the island")
+          .number("moisture_wavelength", &P::moisture_wavelength)
+          .unit("world widths")
+          .range(above(0))
+          .doc("moisture noise wavelength")
+          .effect("higher = larger wet and dry regions");
   return s;
 }
 

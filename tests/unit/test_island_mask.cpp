@@ -61,7 +61,7 @@ TEST_CASE("island_mask: deterministic and region-consistent", "[stages][island_m
 
 TEST_CASE("island_mask: out-of-range parameters name their JSON path", "[stages][island_mask][errors]") {
   require_rejected({{"type", "island_mask"}, {"inner", 0.8}, {"outer", 0.5}},
-                   "stages[0] (island_mask).outer: 0.500000 must be greater than inner (0.800000)");
+                   "stages[0] (island_mask).outer: 0.5 must be greater than inner (0.8)");
   require_rejected({{"type", "island_mask"}, {"inner", -0.1}},
                    "stages[0] (island_mask).inner: -0.1 is below the minimum 0");
   require_rejected({{"type", "island_mask"}, {"exponent", 0}},

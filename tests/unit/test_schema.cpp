@@ -22,13 +22,29 @@ struct sample_params {
   static const param_schema<sample_params>& schema() {
     using P = sample_params;
     static const auto s = param_schema<P>()
-                              .integer("count", &P::count, between(1, 10), "", "how many")
-                              .number("size", &P::size, above(0), "cells", "how big")
-                              .boolean("flag", &P::flag, "on or off")
-                              .choice("how", &P::how, {{"fast", P::mode::fast}, {"exact", P::mode::exact}}, "which way")
-                              .string("path", &P::path, true, "a file")
-                              .number_list("levels", &P::levels, between(0, 1), 1, 4, "height units", "band edges")
-                              .point_list("curve", &P::curve, between(0, 1), 2, 0, "", "control points");
+                              .integer("count", &P::count)
+                              .range(between(1, 10))
+                              .doc("how many")
+                              .number("size", &P::size)
+                              .unit("cells")
+                              .range(above(0))
+                              .doc("how big")
+                              .boolean("flag", &P::flag)
+                              .doc("on or off")
+                              .choice("how", &P::how, {{"fast", P::mode::fast}, {"exact", P::mode::exact}})
+                              .doc("which way")
+                              .string("path", &P::path)
+                              .non_empty()
+                              .doc("a file")
+                              .number_list("levels", &P::levels)
+                              .count(1, 4)
+                              .unit("height units")
+                              .range(between(0, 1))
+                              .doc("band edges")
+                              .point_list("curve", &P::curve)
+                              .count(2, 0)
+                              .range(between(0, 1))
+                              .doc("control points");
     return s;
   }
 };
@@ -89,4 +105,132 @@ TEST_CASE("schema: check_params reports unknown keys with a suggestion and bad v
   REQUIRE(issues.size() == 2);
   CHECK(issues[0].to_string() == "stages[0] (x).cuont: unknown parameter; did you mean \"count\"?");
   CHECK(issues[1].to_string() == "stages[0] (x).size: -1 must be greater than 0");
+}
+
+namespace {
+
+// Nested kinds: a band object with rules, a list of named rules, a layer.
+struct band {
+  std::string name;
+  std::optional<std::array<double, 2>> range;
+  double fade = 0.0;
+  void check(std::vector<std::pair<std::string, std::string>>& problems) const {
+    if (name == "bad") problems.emplace_back("name", "is not allowed");
+  }
+  static param_schema<band> schema() {
+    using B = band;
+    return param_schema<B>()
+        .string("name", &B::name)
+        .non_empty()
+        .required()
+        .doc("band name")
+        .interval("range", &B::range)
+        .unit("m")
+        .range(between(0, 100))
+        .doc("where it applies")
+        .number("fade", &B::fade)
+        .optional()
+        .range(at_least(0))
+        .doc("fade width")
+        .effect("higher = softer edges");
+  }
+};
+
+struct nested_params {
+  std::optional<band> mask;
+  std::vector<band> bands = {{"low", std::array<double, 2>{0.0, 10.0}, 0.0}};
+  std::string source = "moisture";
+  std::string extra;
+  static const param_schema<nested_params>& schema() {
+    using P = nested_params;
+    static const auto s = param_schema<P>()
+                              .object("mask", &P::mask, band::schema())
+                              .shorthand("name")
+                              .doc("one band")
+                              .list_of("bands", &P::bands, band::schema())
+                              .count(1, 2)
+                              .doc("bands")
+                              .layer("source", &P::source)
+                              .fallback()
+                              .doc("a layer, may be missing")
+                              .layer("extra", &P::extra)
+                              .doc("an optional layer");
+    return s;
+  }
+};
+
+std::vector<std::string> nested_issues(const json& object, const std::vector<std::string>& layers) {
+  std::vector<preset_issue> issues;
+  check_params(nested_params::schema().specs(), object, "x", {}, issues, check_scope{&layers});
+  std::vector<std::string> out;
+  for (const auto& issue : issues) out.push_back(issue.to_string());
+  return out;
+}
+
+template <class D>
+concept takes_unit = requires(D d) {
+  std::move(d).unit("m");
+};
+template <class D>
+concept takes_count = requires(D d) {
+  std::move(d).count(1, 2);
+};
+
+}  // namespace
+
+// Modifiers exist only after a declaration and only for kinds they fit: a
+// unit on a choice, or a doc before any parameter, does not compile.
+static_assert(!takes_unit<param_schema<sample_params>>);
+static_assert(!takes_unit<param_decl<sample_params, param_kind::choice>>);
+static_assert(takes_unit<param_decl<sample_params, param_kind::number>>);
+static_assert(!takes_count<param_decl<sample_params, param_kind::number>>);
+static_assert(takes_count<param_decl<sample_params, param_kind::list_of>>);
+
+TEST_CASE("schema: named modifiers set unit, range, doc and effect of the last parameter", "[schema]") {
+  const param_schema<band> schema = band::schema();
+  const auto& fade = schema.specs()[2];
+  CHECK(fade.name == "fade");
+  CHECK(fade.range_text() == ">= 0");
+  CHECK(fade.doc == "fade width");
+  CHECK(fade.effect == "higher = softer edges");
+  CHECK(fade.to_json()["effect"] == "higher = softer edges");
+  CHECK(schema.specs()[1].unit == "m");
+  CHECK(schema.specs()[1].range_text() == "[low, high], low <= high, each 0 to 100");
+}
+
+TEST_CASE("schema: objects, lists of objects and layers check with nested paths", "[schema]") {
+  const std::vector<std::string> layers = {"moisture", "rocks"};
+  CHECK(nested_issues(json::parse(R"({"mask": "top", "bands": [{"name": "a"}], "extra": "rocks"})"), layers).empty());
+  CHECK(nested_issues(json::parse(R"({"mask": {"name": "a", "range": [5, 1], "fad": 1}})"), layers) ==
+        std::vector<std::string>{"x.mask.fad: unknown key; did you mean \"fade\"?",
+                                 "x.mask.range: [5,1] must have low <= high"});
+  CHECK(nested_issues(json::parse(R"({"mask": {"name": "bad"}})"), layers) ==
+        std::vector<std::string>{"x.mask.name: is not allowed"});
+  CHECK(nested_issues(json::parse(R"({"bands": [{"range": [0, 200]}, {"name": ""}]})"), layers) ==
+        std::vector<std::string>{"x.bands[0].range: 200 is above the maximum 100", "x.bands[0].name: missing",
+                                 "x.bands[1].name: must not be empty"});
+  CHECK(nested_issues(json::parse(R"({"bands": []})"), layers) ==
+        std::vector<std::string>{"x.bands: has 0 elements, needs 1 to 2"});
+  CHECK(nested_issues(json::parse(R"({"extra": "rock"})"), layers) ==
+        std::vector<std::string>{"x.extra: \"rock\" is not a layer written by an earlier stage (written: moisture, "
+                                 "rocks); did you mean \"rocks\"?"});
+  // The fallback layer may be missing only under its default name.
+  CHECK(nested_issues(json::parse(R"({"source": "moisture"})"), {}).empty());
+  CHECK(nested_issues(json::parse(R"({"source": "moisure"})"), {}) ==
+        std::vector<std::string>{"x.source: \"moisure\" is not a layer written by an earlier stage (none is written)"});
+}
+
+TEST_CASE("schema: nested kinds parse and leave optional fields out of the canonical form", "[schema]") {
+  const auto& s = nested_params::schema();
+  const auto p = s.parse(json::parse(R"({"mask": "top", "bands": [{"name": "a", "range": [1, 2], "fade": 3}]})"));
+  REQUIRE(p.mask);
+  CHECK(p.mask->name == "top");
+  CHECK(!p.mask->range);
+  REQUIRE(p.bands.size() == 1);
+  CHECK(p.bands[0].range == std::array<double, 2>{1.0, 2.0});
+  CHECK(p.bands[0].fade == 3.0);
+  CHECK(s.to_json(p) == json::parse(R"({"mask": {"name": "top"}, "bands": [{"name": "a", "range": [1.0, 2.0],
+                                         "fade": 3.0}], "source": "moisture"})"));
+  CHECK(s.to_json(nested_params{}) ==
+        json::parse(R"({"bands": [{"name": "low", "range": [0.0, 10.0]}], "source": "moisture"})"));
 }

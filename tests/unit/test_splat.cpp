@@ -108,7 +108,6 @@ TEST_CASE("splat: bad rules are rejected with the output's path", "[splat]") {
     FAIL("expected a preset error");
   } catch (const preset_error& e) {
     REQUIRE(e.issues().size() == 1);
-    CHECK(e.issues()[0].to_string() ==
-          "outputs[0] (splat).layers: layer 1 (rock).slop: unknown key; did you mean \"slope\"?");
+    CHECK(e.issues()[0].to_string() == "outputs[0] (splat).layers[1].slop: unknown key; did you mean \"slope\"?");
   }
 }

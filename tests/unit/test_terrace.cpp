@@ -56,7 +56,7 @@ TEST_CASE("terrace: deterministic and region-consistent; bad ranges rejected", "
   require_thread_independent(stages);
   require_region_consistent(stages);
   require_rejected({{"type", "terrace"}, {"min", 1}, {"max", 1}},
-                   "stages[0] (terrace).max: 1.000000 must be greater than min (1.000000)");
+                   "stages[0] (terrace).max: 1 must be greater than min (1)");
   require_rejected({{"type", "terrace"}, {"steps", 0}}, "stages[0] (terrace).steps: 0 is below the minimum 1");
   require_rejected({{"type", "terrace"}, {"smoothness", 1.5}},
                    "stages[0] (terrace).smoothness: 1.5 is above the maximum 1");

@@ -9,6 +9,10 @@
 
 namespace landform {
 
+/// The one number formatter of every message (and of the docs): up to 15
+/// significant digits, no trailing zeros ("0.25", "1e+308", "1000000").
+std::string format_number(double v);
+
 /// One problem found in a preset: where (a readable JSON path such as
 /// `stages[1] (perturb).magnitude`) and what (value and rule).
 struct preset_issue {

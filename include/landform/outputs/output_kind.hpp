@@ -94,7 +94,7 @@ output_kind make_output_kind(std::string name, std::string summary, std::string 
   k.halo = [halo](const json& options, double cell_size) { return halo(P::schema().parse(options), cell_size); };
   k.canonical = [](const json& options) { return P::schema().to_json(P::schema().parse(options)); };
   k.check_rules = [](const json& options, std::vector<preset_issue>& issues) {
-    if constexpr (requires(const P& p, std::vector<std::pair<std::string, std::string>>& out) { p.check(out); }) {
+    if constexpr (has_rules<P>) {
       std::vector<std::pair<std::string, std::string>> problems;
       P::schema().parse(options).check(problems);
       for (auto& [key, message] : problems) issues.push_back({key, message});

@@ -1,9 +1,19 @@
 #pragma once
 /// @file
-/// Parameter schemas: each stage declares its parameters once (name, type,
-/// default, range or choices, unit, one-line doc). The same declaration drives
-/// preset validation, `landform stages`, the generated `docs/stages.md` and the
-/// canonical preset written into every manifest.
+/// Parameter schemas: each stage, output kind and preset section declares its
+/// keys once (name, type, default, range or choices, unit, one-line doc, visual
+/// effect). The same declaration drives preset validation, `landform stages`,
+/// the generated `docs/stages.md` and the canonical preset written into every
+/// manifest. JSON enters the library only through a schema.
+///
+/// Declarations read as sentences; every modifier applies to the parameter
+/// declared just before it, and only the modifiers that make sense for its kind
+/// compile (a choice has no unit, a number has no count):
+///
+///     param_schema<P>()
+///         .number("feature_size", &P::feature_size).unit("world units").range(above(0))
+///         .doc("size of the largest features").effect("higher = larger mountains")
+///         .integer("octaves", &P::octaves).range(between(1, 16)).doc("fBm octaves summed");
 
 #include <array>
 #include <functional>
@@ -20,7 +30,19 @@ namespace landform {
 
 using json = nlohmann::json;
 
-enum class param_kind { integer, number, boolean, choice, string, number_list, point_list, custom };
+enum class param_kind {
+  integer,
+  number,
+  boolean,
+  choice,
+  string,
+  number_list,
+  point_list,
+  interval,  ///< [low, high] with low <= high
+  object,    ///< a nested object checked against a sub-schema
+  list_of,   ///< a list of objects, each checked against a sub-schema
+  layer,     ///< the name of a layer written by an earlier stage
+};
 
 /// Inclusive or exclusive numeric bounds; absent = unbounded.
 struct param_range {
@@ -46,9 +68,13 @@ inline param_range above(double lo) {
 inline param_range above_to(double lo, double hi) {
   return {lo, hi, true, false};
 }
-inline param_range unbounded() {
-  return {};
+/// (lo, hi)
+inline param_range strictly_between(double lo, double hi) {
+  return {lo, hi, true, true};
 }
+
+/// A JSON value as the user wrote it, shortened for one-line messages.
+std::string show_value(const json& value);
 
 /// One parameter, type-erased: what `landform stages` prints and what
 /// validation checks against.
@@ -59,122 +85,147 @@ struct param_spec {
   param_range range;
   std::vector<std::string> choices;  ///< for param_kind::choice
   std::string unit;                  ///< e.g. "cells", "world units", "" if unitless
-  std::string doc;                   ///< one line
+  std::string doc;                   ///< one line: what it is
+  std::string effect;                ///< one line: what changing it does to the terrain, "" if nothing to say
   std::size_t min_count = 0;         ///< lists: fewest elements
   std::size_t max_count = 0;         ///< lists: most elements (0 = no limit)
   std::size_t arity = 2;             ///< point lists: numbers per element
   bool is_path = false;              ///< string kind: a file path, resolved against the preset's folder
-  std::string custom_type;           ///< custom kind: type name shown to users, e.g. "list of layer rules"
-  std::string custom_range;          ///< custom kind: allowed values in words
-  std::function<std::string(const json&)> custom_check;  ///< custom kind: "" or the problem
+  bool non_empty = false;            ///< string kind: must not be empty
+  bool required = false;             ///< must be given (objects: e.g. a splat rule's name)
+  bool optional = false;             ///< left out of the canonical form while at its default
+  bool fallback = false;             ///< layer kind: the default layer may be missing (the reader falls back)
+  std::vector<param_spec> fields;    ///< object, list_of: the sub-schema
+  std::string shorthand;             ///< object: a value that is not an object means {shorthand: value}
+  /// object, list_of: rules across the fields of one checked object; appends (key, problem).
+  std::function<void(const json&, std::vector<std::pair<std::string, std::string>>&)> rules;
 
-  /// "integer", "number", "boolean", "choice", "string", "number list" or "point list".
+  /// "integer", "number", "boolean", "choice", "string", "number list",
+  /// "point list", "interval", "object", "list of objects" or "layer".
   [[nodiscard]] std::string kind_name() const;
   /// Human text for the allowed values: "0 to 64", "> 0", "nearest | bilinear".
   [[nodiscard]] std::string range_text() const;
-  /// Empty when `value` is acceptable, else the problem, e.g.
-  /// `-3 is below the minimum 0` or `"x" must be a number`.
+  /// Empty when `value` is acceptable, else the (first) problem, e.g.
+  /// `-3 is below the minimum 0` or `"x" must be a number`. Layer names are
+  /// not checked against layers here (see check_value).
   [[nodiscard]] std::string check(const json& value) const;
+  /// The value with a shorthand expanded (objects); otherwise `value`.
+  [[nodiscard]] json expanded(const json& value) const;
   [[nodiscard]] json to_json() const;
 
  private:
   [[nodiscard]] std::string check_list(const json& value) const;
 };
 
+/// What checking needs besides the value: the layers written so far. Layer
+/// references are checked against them; null = not checked.
+struct check_scope {
+  const std::vector<std::string>* layers = nullptr;
+};
+
+/// Checks one value against its spec; problems go to `issues` with `path`
+/// (nested objects and lists add `.key` and `[k]`).
+void check_value(const param_spec& spec, const json& value, const std::string& path, const check_scope& scope,
+                 std::vector<preset_issue>& issues);
+
 /// Checks a JSON object of parameters against `specs`: every key must be a
-/// spec or one of `extra_keys`; every value must pass its spec. Problems are
-/// appended to `issues` with paths `<path>.<key>`; unknown keys get a
-/// did-you-mean suggestion.
+/// spec or one of `extra_keys`; every value must pass its spec; required specs
+/// must be given. Problems are appended to `issues` with paths `<path>.<key>`;
+/// unknown keys get a did-you-mean suggestion.
 void check_params(const std::vector<param_spec>& specs, const json& object, const std::string& path,
-                  const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues);
+                  const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues,
+                  const check_scope& scope = {});
+
+/// The problem with a layer name `name` given the layers written so far, or
+/// "" when it is one of them: `"moistrue" is not a layer written by an earlier
+/// stage (written: moisture); did you mean "moisture"?`.
+std::string check_layer_name(const std::string& name, const std::vector<std::string>& known);
 
 /// The closest name in `candidates` by edit distance, if close enough to be a
 /// plausible typo.
 std::optional<std::string> did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
+template <class P, param_kind K>
+class param_decl;
+
+/// Rules across parameters of `P`, if `P` declares them:
+/// `void check(std::vector<std::pair<std::string, std::string>>&) const`.
+template <class P>
+concept has_rules = requires(const P& p, std::vector<std::pair<std::string, std::string>>& out) {
+  p.check(out);
+};
+
 /// A typed schema over a params struct `P`: binds each spec to a member so that
 /// parsing, defaults and serialisation come from the one declaration. Defaults
-/// are the member initialisers of `P`.
+/// are the member initialisers of `P`. Declarations return a param_decl that
+/// takes the modifiers of that kind (see the file comment).
 template <class P>
 class param_schema {
  public:
-  param_schema& integer(std::string name, int P::*member, param_range range, std::string unit, std::string doc) {
-    return add<int>(std::move(name), param_kind::integer, member, range, {}, std::move(unit), std::move(doc));
+  using pair = std::array<double, 2>;
+
+  param_decl<P, param_kind::integer> integer(std::string name, int P::*member) && {
+    return declare<param_kind::integer>(std::move(name), member);
   }
-  param_schema& number(std::string name, double P::*member, param_range range, std::string unit, std::string doc) {
-    return add<double>(std::move(name), param_kind::number, member, range, {}, std::move(unit), std::move(doc));
+  param_decl<P, param_kind::number> number(std::string name, double P::*member) && {
+    return declare<param_kind::number>(std::move(name), member);
   }
-  param_schema& boolean(std::string name, bool P::*member, std::string doc) {
-    return add<bool>(std::move(name), param_kind::boolean, member, {}, {}, "", std::move(doc));
+  param_decl<P, param_kind::boolean> boolean(std::string name, bool P::*member) && {
+    return declare<param_kind::boolean>(std::move(name), member);
   }
-  /// Free text (e.g. a file path); `required` text must not be empty.
-  param_schema& string(std::string name, std::string P::*member, bool required, std::string doc) {
-    param_range r;
-    if (required) r.min = 1;  // minimum length
-    return add<std::string>(std::move(name), param_kind::string, member, r, {}, "", std::move(doc));
+  /// Free text; `.non_empty()` forbids "".
+  param_decl<P, param_kind::string> string(std::string name, std::string P::*member) && {
+    return declare<param_kind::string>(std::move(name), member);
   }
-  /// A file path (required): relative paths are resolved against the folder
+  /// A file path (non-empty): relative paths are resolved against the folder
   /// of the preset file by the pipeline.
-  param_schema& path(std::string name, std::string P::*member, std::string doc) {
-    string(std::move(name), member, true, std::move(doc));
-    m_specs.back().is_path = true;
-    return *this;
+  param_decl<P, param_kind::string> path(std::string name, std::string P::*member) && {
+    auto decl = declare<param_kind::string>(std::move(name), member);
+    decl.last().is_path = true;
+    decl.last().non_empty = true;
+    return decl;
   }
-  /// A list of numbers, each within `range`, with min_count..max_count (0 =
-  /// unbounded) elements.
-  param_schema& number_list(std::string name, std::vector<double> P::*member, param_range range, std::size_t min_count,
-                            std::size_t max_count, std::string unit, std::string doc) {
-    add<std::vector<double>>(std::move(name), param_kind::number_list, member, range, {}, std::move(unit),
-                             std::move(doc));
-    m_specs.back().min_count = min_count;
-    m_specs.back().max_count = max_count;
-    return *this;
+  /// The name of a layer an earlier stage writes; checked against the layers
+  /// written so far (a misspelt name gets a did-you-mean). An empty default
+  /// means "no layer" and is left out of the canonical form.
+  param_decl<P, param_kind::layer> layer(std::string name, std::string P::*member) && {
+    return declare<param_kind::layer>(std::move(name), member);
   }
-  /// A list of [x, y] points (e.g. curve control points), each coordinate
-  /// within `range`.
-  param_schema& point_list(std::string name, std::vector<std::array<double, 2>> P::*member, param_range range,
-                           std::size_t min_count, std::size_t max_count, std::string unit, std::string doc) {
-    return tuple_list<2>(std::move(name), member, range, min_count, max_count, std::move(unit), std::move(doc));
+  /// A list of numbers; `.count(min, max)` and `.range(...)` per element.
+  param_decl<P, param_kind::number_list> number_list(std::string name, std::vector<double> P::*member) && {
+    return declare<param_kind::number_list>(std::move(name), member);
+  }
+  /// A list of [x, y] points (e.g. curve control points).
+  param_decl<P, param_kind::point_list> point_list(std::string name, std::vector<pair> P::*member) && {
+    return std::move(*this).template tuple_list<2>(std::move(name), member);
   }
   /// A list of fixed-size number tuples, e.g. colour stops [height, r, g, b].
   template <std::size_t N>
-  param_schema& tuple_list(std::string name, std::vector<std::array<double, N>> P::*member, param_range range,
-                           std::size_t min_count, std::size_t max_count, std::string unit, std::string doc) {
-    add<std::vector<std::array<double, N>>>(std::move(name), param_kind::point_list, member, range, {}, std::move(unit),
-                                            std::move(doc));
-    m_specs.back().min_count = min_count;
-    m_specs.back().max_count = max_count;
-    m_specs.back().arity = N;
-    return *this;
+  param_decl<P, param_kind::point_list> tuple_list(std::string name, std::vector<std::array<double, N>> P::*member) && {
+    auto decl = declare<param_kind::point_list>(std::move(name), member);
+    decl.last().arity = N;
+    return decl;
   }
-  /// A structured value with its own checking, parsing and serialisation
-  /// (e.g. a list of rule objects). `check` returns "" or the problem.
-  template <class T>
-  param_schema& custom(std::string name, T P::*member, std::string type_name, std::string allowed,
-                       std::function<std::string(const json&)> check, std::function<T(const json&)> parse,
-                       std::function<json(const T&)> serialise, std::string doc) {
-    param_spec spec;
-    spec.name = std::move(name);
-    spec.kind = param_kind::custom;
-    spec.default_value = serialise(P{}.*member);
-    spec.doc = std::move(doc);
-    spec.custom_type = std::move(type_name);
-    spec.custom_range = std::move(allowed);
-    spec.custom_check = std::move(check);
+  /// [low, high] with low <= high, each within `.range(...)`.
+  param_decl<P, param_kind::interval> interval(std::string name, pair P::*member) && {
+    return declare<param_kind::interval>(std::move(name), member);
+  }
+  /// An optional [low, high]: absent = not set (left out of the canonical form).
+  param_decl<P, param_kind::interval> interval(std::string name, std::optional<pair> P::*member) && {
+    param_spec spec = make_spec(std::move(name), param_kind::interval);
+    spec.optional = true;
+    spec.default_value = optional_json(P{}.*member);
     m_specs.push_back(std::move(spec));
-    m_setters.push_back([member, parse](P& p, const json& v) { p.*member = parse(v); });
-    m_getters.push_back([member, serialise](const P& p) { return serialise(p.*member); });
-    return *this;
+    m_setters.push_back([member](P& p, const json& v) { p.*member = v.get<pair>(); });
+    m_getters.push_back([member](const P& p) { return optional_json(p.*member); });
+    return param_decl<P, param_kind::interval>(std::move(*this));
   }
   /// An enumeration stored as `E` and written in JSON as one of the names.
   template <class E>
-  param_schema& choice(std::string name, E P::*member, std::vector<std::pair<std::string, E>> options,
-                       std::string doc) {
-    param_spec spec;
-    spec.name = name;
-    spec.kind = param_kind::choice;
+  param_decl<P, param_kind::choice> choice(std::string name, E P::*member,
+                                           std::vector<std::pair<std::string, E>> options) && {
+    param_spec spec = make_spec(std::move(name), param_kind::choice);
     for (const auto& option : options) spec.choices.push_back(option.first);
-    spec.doc = std::move(doc);
     auto to_name = [options](E value) {
       for (const auto& option : options)
         if (option.second == value) return option.first;
@@ -187,7 +238,47 @@ class param_schema {
         if (option.first == v.get<std::string>()) p.*member = option.second;
     });
     m_getters.push_back([member, to_name](const P& p) { return json(to_name(p.*member)); });
-    return *this;
+    return param_decl<P, param_kind::choice>(std::move(*this));
+  }
+  /// A nested object checked against `sub` (and `S`'s rules, if any).
+  template <class S>
+  param_decl<P, param_kind::object> object(std::string name, S P::*member, param_schema<S> sub) && {
+    param_spec spec = nested_spec(std::move(name), param_kind::object, sub);
+    spec.default_value = sub.to_json(P{}.*member);
+    m_specs.push_back(std::move(spec));
+    m_setters.push_back([member, sub](P& p, const json& v) { p.*member = sub.parse(v); });
+    m_getters.push_back([member, sub](const P& p) { return sub.to_json(p.*member); });
+    return param_decl<P, param_kind::object>(std::move(*this));
+  }
+  /// An optional nested object: absent = not set (left out of the canonical
+  /// form).
+  template <class S>
+  param_decl<P, param_kind::object> object(std::string name, std::optional<S> P::*member, param_schema<S> sub) && {
+    param_spec spec = nested_spec(std::move(name), param_kind::object, sub);
+    spec.optional = true;
+    m_specs.push_back(std::move(spec));
+    m_setters.push_back([member, sub](P& p, const json& v) { p.*member = sub.parse(v); });
+    m_getters.push_back([member, sub](const P& p) { return p.*member ? sub.to_json(*(p.*member)) : json(); });
+    return param_decl<P, param_kind::object>(std::move(*this));
+  }
+  /// A list of objects, each checked against `sub`; `.count(min, max)`.
+  template <class S>
+  param_decl<P, param_kind::list_of> list_of(std::string name, std::vector<S> P::*member, param_schema<S> sub) && {
+    param_spec spec = nested_spec(std::move(name), param_kind::list_of, sub);
+    auto serialise = [sub](const std::vector<S>& list) {
+      json out = json::array();
+      for (const S& s : list) out.push_back(sub.to_json(s));
+      return out;
+    };
+    spec.default_value = serialise(P{}.*member);
+    m_specs.push_back(std::move(spec));
+    m_setters.push_back([member, sub](P& p, const json& v) {
+      std::vector<S> list;
+      for (const json& e : v) list.push_back(sub.parse(e));
+      p.*member = std::move(list);
+    });
+    m_getters.push_back([member, serialise](const P& p) { return serialise(p.*member); });
+    return param_decl<P, param_kind::list_of>(std::move(*this));
   }
 
   [[nodiscard]] const std::vector<param_spec>& specs() const { return m_specs; }
@@ -198,39 +289,129 @@ class param_schema {
     P p{};
     for (std::size_t k = 0; k < m_specs.size(); ++k) {
       auto it = object.find(m_specs[k].name);
-      if (it != object.end()) m_setters[k](p, *it);
+      if (it != object.end()) m_setters[k](p, m_specs[k].expanded(*it));
     }
     return p;
   }
 
-  /// Every parameter, defaults included: the canonical form.
+  /// Every parameter, defaults included (optional ones only when not at
+  /// their default): the canonical form.
   [[nodiscard]] json to_json(const P& p) const {
     json out = json::object();
-    for (std::size_t k = 0; k < m_specs.size(); ++k) out[m_specs[k].name] = m_getters[k](p);
+    for (std::size_t k = 0; k < m_specs.size(); ++k) {
+      json value = m_getters[k](p);
+      if (m_specs[k].optional && value == m_specs[k].default_value) continue;
+      out[m_specs[k].name] = std::move(value);
+    }
     return out;
   }
 
+ protected:
+  param_spec& last() { return m_specs.back(); }
+
  private:
   template <class T>
-  param_schema& add(std::string name, param_kind kind, T P::*member, param_range range,
-                    std::vector<std::string> choices, std::string unit, std::string doc) {
+  static json optional_json(const std::optional<T>& v) {
+    return v ? json(*v) : json();
+  }
+  static param_spec make_spec(std::string name, param_kind kind) {
     param_spec spec;
     spec.name = std::move(name);
     spec.kind = kind;
+    return spec;
+  }
+  template <class S>
+  static param_spec nested_spec(std::string name, param_kind kind, const param_schema<S>& sub) {
+    param_spec spec = make_spec(std::move(name), kind);
+    spec.fields = sub.specs();
+    if constexpr (has_rules<S>) {
+      spec.rules = [sub](const json& v, std::vector<std::pair<std::string, std::string>>& out) {
+        sub.parse(v).check(out);
+      };
+    }
+    return spec;
+  }
+  template <param_kind K, class T>
+  param_decl<P, K> declare(std::string name, T P::*member) {
+    param_spec spec = make_spec(std::move(name), K);
     spec.default_value = json(P{}.*member);
-    spec.range = range;
-    spec.choices = std::move(choices);
-    spec.unit = std::move(unit);
-    spec.doc = std::move(doc);
+    if constexpr (K == param_kind::layer) spec.optional = spec.default_value == "";
     m_specs.push_back(std::move(spec));
     m_setters.push_back([member](P& p, const json& v) { p.*member = v.get<T>(); });
     m_getters.push_back([member](const P& p) { return json(p.*member); });
-    return *this;
+    return param_decl<P, K>(std::move(*this));
   }
 
   std::vector<param_spec> m_specs;
   std::vector<std::function<void(P&, const json&)>> m_setters;
   std::vector<std::function<json(const P&)>> m_getters;
+};
+
+/// A param_schema whose last parameter has kind `K`: takes the modifiers that
+/// apply to that kind, then the next declaration.
+template <class P, param_kind K>
+class param_decl : public param_schema<P> {
+  static constexpr bool k_numeric = K == param_kind::integer || K == param_kind::number ||
+                                    K == param_kind::number_list || K == param_kind::point_list ||
+                                    K == param_kind::interval;
+  static constexpr bool k_counted =
+      K == param_kind::number_list || K == param_kind::point_list || K == param_kind::list_of;
+
+ public:
+  explicit param_decl(param_schema<P>&& schema) : param_schema<P>(std::move(schema)) {}
+
+  /// One line: what the parameter is.
+  param_decl&& doc(std::string text) && {
+    this->last().doc = std::move(text);
+    return std::move(*this);
+  }
+  /// One line: what changing it does to the terrain ("higher = more small detail").
+  param_decl&& effect(std::string text) && {
+    this->last().effect = std::move(text);
+    return std::move(*this);
+  }
+  /// "cells", "world units", "degrees"...
+  param_decl&& unit(std::string text) && requires k_numeric {
+    this->last().unit = std::move(text);
+    return std::move(*this);
+  }
+  /// Allowed values (each element's, for lists).
+  param_decl&& range(param_range r) && requires k_numeric {
+    this->last().range = r;
+    return std::move(*this);
+  }
+  /// Fewest and most elements (max 0 = no limit).
+  param_decl&& count(std::size_t min, std::size_t max) && requires k_counted {
+    this->last().min_count = min;
+    this->last().max_count = max;
+    return std::move(*this);
+  }
+  /// Text that must not be empty.
+  param_decl&& non_empty() && requires(K == param_kind::string) {
+    this->last().non_empty = true;
+    return std::move(*this);
+  }
+  /// The key must be given (a field without a sensible default).
+  param_decl&& required() && {
+    this->last().required = true;
+    return std::move(*this);
+  }
+  /// Left out of the canonical form while at its default.
+  param_decl&& optional() && {
+    this->last().optional = true;
+    return std::move(*this);
+  }
+  /// The default layer may be missing (the reader falls back); any other name
+  /// must be a layer written by an earlier stage.
+  param_decl&& fallback() && requires(K == param_kind::layer) {
+    this->last().fallback = true;
+    return std::move(*this);
+  }
+  /// A value that is not an object stands for {field: value}.
+  param_decl&& shorthand(std::string field) && requires(K == param_kind::object) {
+    this->last().shorthand = std::move(field);
+    return std::move(*this);
+  }
 };
 
 }  // namespace landform

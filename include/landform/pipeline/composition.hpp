@@ -46,7 +46,11 @@ struct composition {
   [[nodiscard]] bool in_place() const { return blend == blend_mode::replace && weight == 1.0 && !mask; }
 };
 
-/// The keys every stage entry may carry besides its parameters.
+/// The schema of the composition keys every stage entry may carry besides its
+/// parameters: blend, weight, target and mask (a nested object).
+const std::vector<param_spec>& composition_specs();
+
+/// The names of composition_specs().
 const std::vector<std::string>& composition_keys();
 
 /// Reads and checks "blend", "weight", "target" and "mask" of a stage entry.

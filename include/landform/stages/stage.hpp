@@ -94,7 +94,7 @@ stage_info make_stage_info(std::string name, stage_category category, stage_scop
     }
   };
   info.check_rules = [](const json& params, std::vector<preset_issue>& issues) {
-    if constexpr (requires(const P& p, std::vector<std::pair<std::string, std::string>>& out) { p.check(out); }) {
+    if constexpr (has_rules<P>) {
       std::vector<std::pair<std::string, std::string>> problems;
       P::schema().parse(params).check(problems);
       for (auto& [key, message] : problems) issues.push_back({key, message});
