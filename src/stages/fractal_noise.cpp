@@ -18,18 +18,40 @@ const param_schema<fractal_noise_params>& fractal_noise_params::schema() {
   using F = P::fractal_mode;
   static const auto s =
       param_schema<P>()
-          .choice("fractal", &P::fractal, {{"fbm", F::fbm}, {"ridged", F::ridged}, {"billow", F::billow}},
-                  "fbm: plain octave sum; ridged: sharp crests from 1 - |n|; billow: rounded hills from |n|")
-          .number("feature_size", &P::feature_size, above(0), "world units",
-                  "size of the largest features: world distance per noise unit of octave 1")
-          .integer("octaves", &P::octaves, between(1, 16), "", "number of octaves summed")
-          .number("lacunarity", &P::lacunarity, between(1, 8), "", "frequency multiplier from one octave to the next")
-          .number("gain", &P::gain, between(0, 1), "", "amplitude multiplier from one octave to the next (persistence)")
-          .number("amplitude", &P::amplitude, between(-1e6, 1e6), "height units", "amplitude of the first octave")
-          .number("warp_amplitude", &P::warp_amplitude, between(0, 1e9), "world units",
-                  "domain warp: how far points are moved before sampling; 0 = no warp")
-          .number("warp_frequency", &P::warp_frequency, above(0), "1/world units",
-                  "domain warp: noise units per world unit of the warp field");
+          .choice("fractal", &P::fractal, {{"fbm", F::fbm}, {"ridged", F::ridged}, {"billow", F::billow}})
+          .doc("fbm: plain octave sum; ridged: sharp crests from 1 - |n|; billow: rounded hills from |n|")
+          .effect("ridged gives mountain chains with sharp crests; billow gives puffy rounded hills")
+          .number("feature_size", &P::feature_size)
+          .unit("world units")
+          .range(above(0))
+          .doc("size of the largest features: world distance per noise unit of octave 1")
+          .effect("higher = larger, fewer mountains")
+          .integer("octaves", &P::octaves)
+          .range(between(1, 16))
+          .doc("number of octaves summed")
+          .effect("more = finer detail on top of the large shapes")
+          .number("lacunarity", &P::lacunarity)
+          .range(between(1, 8))
+          .doc("frequency multiplier from one octave to the next")
+          .effect("higher = detail octaves further apart in size, a rougher, less coherent look")
+          .number("gain", &P::gain)
+          .range(between(0, 1))
+          .doc("amplitude multiplier from one octave to the next (persistence)")
+          .effect("higher = rougher terrain, the small octaves count more")
+          .number("amplitude", &P::amplitude)
+          .unit("height units")
+          .range(between(-1e6, 1e6))
+          .doc("amplitude of the first octave")
+          .number("warp_amplitude", &P::warp_amplitude)
+          .unit("world units")
+          .range(between(0, 1e9))
+          .doc("domain warp: how far points are moved before sampling; 0 = no warp")
+          .effect("higher = more swirled, folded shapes")
+          .number("warp_frequency", &P::warp_frequency)
+          .unit("1/world units")
+          .range(above(0))
+          .doc("domain warp: noise units per world unit of the warp field")
+          .effect("higher = tighter swirls");
   return s;
 }
 
