@@ -1,15 +1,17 @@
 // landform build [PRESET] [-o DIR] [--size N|WxH] [--seed N] [--set K=V]...
-//                [--threads N] [--quiet]
+//                [--target unity|unreal|godot] [--strict] [--threads N] [--quiet]
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "cli_common.hpp"
 #include "interrupt.hpp"
 #include "landform/io/file_transaction.hpp"
+#include "landform/pipeline/engine_target.hpp"
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 
@@ -22,6 +24,8 @@ struct build_options {
   std::string out_dir = "out";
   int threads = 0;
   bool quiet = false;
+  std::optional<std::string> target;  // overrides the preset's "target"
+  bool strict = false;                // target problems are errors (exit 2)
 };
 
 // A one-line progress bar, redrawn in place, only when stderr is a terminal.
@@ -52,10 +56,23 @@ void stop_if_interrupted() {
   if (interrupt_guard::requested()) throw cancelled_error();
 }
 
+// Checks the preset against its engine target before any work: warnings on
+// stderr, or with --strict a preset_error (exit 2).
+void check_target(const pipeline& p, bool strict) {
+  if (p.target().empty()) return;
+  std::vector<preset_issue> issues = check_engine_target(p, *parse_engine_target(p.target()));
+  if (issues.empty()) return;
+  if (strict) throw preset_error(std::move(issues));
+  for (const auto& issue : issues) std::cerr << "landform: warning: " << issue.to_string() << '\n';
+}
+
 int run_build(const build_options& o) {
   const auto start = std::chrono::steady_clock::now();
   const interrupt_guard interrupts;
-  const pipeline p = pipeline::build(load_preset(o.source), preset_folder(o.source));
+  json preset = load_preset(o.source);
+  if (o.target && preset.is_object()) preset["target"] = *o.target;
+  const pipeline p = pipeline::build(preset, preset_folder(o.source));
+  check_target(p, o.strict);
   progress_line progress(!o.quiet && isatty(STDERR_FILENO));
   run_options run;
   run.nthreads = o.threads;
@@ -110,7 +127,11 @@ void setup_build(CLI::App& app) {
   add_preset_edit_options(*cmd, options->source);
   cmd->add_option("--threads", options->threads, "worker threads, 0 = all cores (results are identical)")
       ->check(CLI::Range(0, std::numeric_limits<int>::max(), "NONNEGATIVE"));
-  cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success");
+  cmd->add_option("--target", options->target,
+                  "game engine the build is for (unity | unreal | godot; overrides the preset's \"target\"): "
+                  "checks the size and outputs against the engine and warns");
+  cmd->add_flag("--strict", options->strict, "with a target: its problems are errors (exit 2), not warnings");
+  cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success (warnings still go to stderr)");
   cmd->callback([options] {
     int code = k_exit_ok;
     try {

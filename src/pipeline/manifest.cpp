@@ -5,6 +5,7 @@
 
 #include "landform/io/sha256.hpp"
 #include "landform/outputs/output_kind.hpp"
+#include "landform/pipeline/engine_target.hpp"
 #include "landform/version.hpp"
 
 namespace landform {
@@ -234,6 +235,7 @@ json make_manifest(const pipeline& p, const heightfield& h, const std::vector<en
       {"world", {{"origin", {p.world().origin_x, p.world().origin_y}}, {"size", {p.world().width, p.world().height}}}},
       {"height_range", {lo, hi}},
       {"clipped_cells", clipped},
+      {"import", engine_import_values(p)},
       {"files", file_list}};
 }
 
