@@ -1,10 +1,11 @@
 // landform build [PRESET] [-o DIR] [--size N|WxH] [--seed N] [--set K=V]...
-//                [--target unity|unreal|godot] [--strict] [--threads N] [--quiet]
+//                [--target unity|unreal|godot] [--strict] [--clean] [--threads N] [--quiet]
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -26,6 +27,7 @@ struct build_options {
   bool quiet = false;
   std::optional<std::string> target;  // overrides the preset's "target"
   bool strict = false;                // target problems are errors (exit 2)
+  bool clean = false;                 // remove the previous build's files this one does not write
 };
 
 // A one-line progress bar, redrawn in place, only when stderr is a terminal.
@@ -66,6 +68,39 @@ void check_target(const pipeline& p, bool strict) {
   for (const auto& issue : issues) std::cerr << "landform: warning: " << issue.to_string() << '\n';
 }
 
+// The previous build's manifest in `dir`, or null if there is none or it
+// cannot be read (then no file is taken for stale).
+json previous_manifest(const std::filesystem::path& dir) {
+  std::ifstream in(dir / "manifest.json", std::ios::binary);
+  if (!in) return nullptr;
+  try {
+    return json::parse(in);
+  } catch (const json::exception&) {
+    return nullptr;
+  }
+}
+
+// Files the previous manifest listed and this build did not write: a warning
+// each, or with --clean removed (regular files and symlinks only, nothing the
+// previous manifest did not list).
+void handle_stale_files(const build_options& o, const std::vector<std::string>& stale) {
+  namespace fs = std::filesystem;
+  for (const auto& name : stale) {
+    const fs::path path = fs::path(o.out_dir) / name;
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(path, ec);
+    if (ec || !(fs::is_regular_file(status) || fs::is_symlink(status))) continue;
+    if (!o.clean) {
+      std::cerr << "landform: warning: " << path.string()
+                << " is from the previous build and not written by this one (--clean removes it)\n";
+    } else if (fs::remove(path, ec); ec) {
+      std::cerr << "landform: warning: cannot remove " << path.string() << ": " << ec.message() << '\n';
+    } else if (!o.quiet) {
+      std::cerr << "removed " << path.string() << " (from the previous build)\n";
+    }
+  }
+}
+
 int run_build(const build_options& o) {
   const auto start = std::chrono::steady_clock::now();
   const interrupt_guard interrupts;
@@ -89,6 +124,7 @@ int run_build(const build_options& o) {
   // Everything is staged to temporary files first and renamed at the end, so
   // a failure at any point leaves no partial file behind.
   stop_if_interrupted();
+  const std::vector<std::string> stale = stale_files(previous_manifest(o.out_dir), files);
   file_transaction tx(o.out_dir);
   for (const auto& f : files) {
     tx.stage(f.spec.file, f.bytes);
@@ -100,6 +136,7 @@ int run_build(const build_options& o) {
     stop_if_interrupted();
     tx.commit();
   }
+  handle_stale_files(o, stale);
 
   if (!o.quiet) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -131,6 +168,8 @@ void setup_build(CLI::App& app) {
                   "game engine the build is for (unity | unreal | godot; overrides the preset's \"target\"): "
                   "checks the size and outputs against the engine and warns");
   cmd->add_flag("--strict", options->strict, "with a target: its problems are errors (exit 2), not warnings");
+  cmd->add_flag("--clean", options->clean,
+                "remove the files the previous build's manifest lists and this build does not write (only those)");
   cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success (warnings still go to stderr)");
   cmd->callback([options] {
     int code = k_exit_ok;
