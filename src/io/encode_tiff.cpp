@@ -92,9 +92,27 @@ std::string text_value(const std::vector<std::pair<std::string, std::string>>& t
   return {};
 }
 
+// GeoTIFF tags (GeoTIFF 1.0, section 2.6), unknown to libtiff itself.
+constexpr ttag_t k_model_pixel_scale = 33550, k_model_tiepoint = 33922, k_geo_key_directory = 34735;
+
+bool write_georeference(TIFF* tif, const georeference& g) {
+  static const TIFFFieldInfo k_fields[] = {
+      {k_model_pixel_scale, -1, -1, TIFF_DOUBLE, FIELD_CUSTOM, 1, 1, const_cast<char*>("ModelPixelScaleTag")},
+      {k_model_tiepoint, -1, -1, TIFF_DOUBLE, FIELD_CUSTOM, 1, 1, const_cast<char*>("ModelTiepointTag")},
+      {k_geo_key_directory, -1, -1, TIFF_SHORT, FIELD_CUSTOM, 1, 1, const_cast<char*>("GeoKeyDirectoryTag")},
+  };
+  if (TIFFMergeFieldInfo(tif, k_fields, 3) != 0) return false;
+  const double scale[3] = {g.pixel_size, g.pixel_size, 0.0};
+  const double tiepoint[6] = {0.0, 0.0, 0.0, g.x, -g.y, 0.0};
+  // Version 1.1.0, one key: GTRasterTypeGeoKey (1025) = RasterPixelIsPoint (2).
+  const std::uint16_t keys[8] = {1, 1, 0, 1, 1025, 0, 1, 2};
+  return TIFFSetField(tif, k_model_pixel_scale, 3, scale) == 1 &&
+         TIFFSetField(tif, k_model_tiepoint, 6, tiepoint) == 1 && TIFFSetField(tif, k_geo_key_directory, 8, keys) == 1;
+}
+
 std::vector<std::uint8_t> encode_tiff(int width, int height, int channels, const void* samples, int bits,
                                       int sample_format, const std::vector<std::pair<std::string, std::string>>& text,
-                                      const char* what) {
+                                      const georeference* geo, const char* what) {
   if (width <= 0 || height <= 0) {
     throw std::invalid_argument(std::string(what) + ": image size must be positive, got " + std::to_string(width) +
                                 " x " + std::to_string(height));
@@ -143,6 +161,8 @@ std::vector<std::uint8_t> encode_tiff(int width, int height, int channels, const
   if (const std::string comment = text_value(text, "Comment"); ok && !comment.empty())
     ok = TIFFSetField(tif, TIFFTAG_IMAGEDESCRIPTION, comment.c_str()) == 1;
 
+  if (ok && geo != nullptr) ok = write_georeference(tif, *geo);
+
   // libtiff's write call takes a non-const buffer but does not modify it
   // when no compression or byte swapping is needed (little-endian host).
   static_assert(std::endian::native == std::endian::little, "TIFF writer assumes a little-endian host");
@@ -161,14 +181,16 @@ std::vector<std::uint8_t> encode_tiff(int width, int height, int channels, const
 }  // namespace
 
 std::vector<std::uint8_t> encode_tiff_u16(int width, int height, int channels, const std::uint16_t* samples,
-                                          const std::vector<std::pair<std::string, std::string>>& text) {
-  return encode_tiff(width, height, channels, samples, 16, SAMPLEFORMAT_UINT, text, "encode_tiff_u16");
+                                          const std::vector<std::pair<std::string, std::string>>& text,
+                                          const georeference* geo) {
+  return encode_tiff(width, height, channels, samples, 16, SAMPLEFORMAT_UINT, text, geo, "encode_tiff_u16");
 }
 
 std::vector<std::uint8_t> encode_tiff_f32(int width, int height, int channels, const float* samples,
-                                          const std::vector<std::pair<std::string, std::string>>& text) {
+                                          const std::vector<std::pair<std::string, std::string>>& text,
+                                          const georeference* geo) {
   static_assert(sizeof(float) == 4 && std::numeric_limits<float>::is_iec559, "float must be IEEE-754 binary32");
-  return encode_tiff(width, height, channels, samples, 32, SAMPLEFORMAT_IEEEFP, text, "encode_tiff_f32");
+  return encode_tiff(width, height, channels, samples, 32, SAMPLEFORMAT_IEEEFP, text, geo, "encode_tiff_f32");
 }
 
 }  // namespace landform

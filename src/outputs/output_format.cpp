@@ -45,11 +45,11 @@ std::vector<std::uint8_t> raw32(const raster& r) {
 }
 
 std::vector<std::uint8_t> tiff16(const raster& r) {
-  return encode_tiff_u16(r.width, r.height, r.channels, r.u16.data(), r.text);
+  return encode_tiff_u16(r.width, r.height, r.channels, r.u16.data(), r.text, r.geo ? &*r.geo : nullptr);
 }
 
 std::vector<std::uint8_t> tiff32(const raster& r) {
-  return encode_tiff_f32(r.width, r.height, r.channels, r.f32.data(), r.text);
+  return encode_tiff_f32(r.width, r.height, r.channels, r.f32.data(), r.text, r.geo ? &*r.geo : nullptr);
 }
 
 std::vector<std::uint8_t> exr32(const raster& r) {
@@ -139,13 +139,14 @@ const output_format& find_output_format(const std::string& name) {
 encoded_raster encode_unit_samples(const std::vector<float>& unit, int width, int height, int channels,
                                    const output_format& format,
                                    const std::vector<std::pair<std::string, std::string>>& text,
-                                   std::vector<std::string> channel_names) {
+                                   std::vector<std::string> channel_names, const std::optional<georeference>& geo) {
   raster r;
   r.width = width;
   r.height = height;
   r.channels = channels;
   r.text = text;
   r.channel_names = std::move(channel_names);
+  r.geo = geo;
   encoded_raster out;
   if (format.is_float()) {
     r.f32 = unit;

@@ -20,6 +20,11 @@ std::vector<float> output_context::window(const std::vector<float>& full, int ch
   return out;
 }
 
+georeference output_context::placement() const {
+  const region& r = field.placement();
+  return {r.world_x(x0), r.world_y(y0), r.cell_size};
+}
+
 void output_registry::add(output_kind kind) {
   const std::string name = kind.name;
   if (!m_kinds.emplace(name, std::move(kind)).second) {
@@ -66,7 +71,8 @@ std::string number_text(double v) {
 
 encoded_file encode_scalar(const std::vector<float>& values, int width, int height, const std::string& format,
                            double lo, double hi, const std::string& meaning,
-                           const std::vector<std::pair<std::string, std::string>>& png_text) {
+                           const std::vector<std::pair<std::string, std::string>>& png_text,
+                           const std::optional<georeference>& geo) {
   encoded_file out;
   const output_format& f = find_output_format(format);
   if (!f.takes_channels(1))
@@ -75,7 +81,7 @@ encoded_file encode_scalar(const std::vector<float>& values, int width, int heig
   // PR105329) on some string concatenations.
   std::ostringstream encoding;
   if (f.is_float()) {
-    out.bytes = encode_unit_samples(values, width, height, 1, f, png_text).bytes;
+    out.bytes = encode_unit_samples(values, width, height, 1, f, png_text, {}, geo).bytes;
     encoding << f.summary << ", " << meaning
              << (f.samples == sample_type::float16 ? ", rounded to the nearest half" : ", unquantised");
     out.encoding = encoding.str();
@@ -88,7 +94,7 @@ encoded_file encode_scalar(const std::vector<float>& values, int width, int heig
     unit[k] = span > 0.0 ? static_cast<float>((values[k] - lo) / span) : 0.0f;
     if (std::isnan(values[k])) unit[k] = values[k];
   }
-  encoded_raster q = encode_unit_samples(unit, width, height, 1, f, png_text);
+  encoded_raster q = encode_unit_samples(unit, width, height, 1, f, png_text, {}, geo);
   out.clipped = q.clipped;
   out.bytes = std::move(q.bytes);
   encoding << f.summary << ", value = round((" << meaning << " - lo) / (hi - lo) * " << ((1 << f.bit_depth()) - 1)
@@ -131,7 +137,7 @@ encoded_file encode_layer(const layer_options& o, const std::string& format, con
     lo = *mn;
     hi = *mx;
   }
-  return encode_scalar(values, ctx.width, ctx.height, format, lo, hi, "layer value", ctx.png_text);
+  return encode_scalar(values, ctx.width, ctx.height, format, lo, hi, "layer value", ctx.png_text, ctx.placement());
 }
 
 }  // namespace

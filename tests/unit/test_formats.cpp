@@ -113,6 +113,7 @@ struct tiff_image {
 
 tiff_image read_tiff(const fs::path& path) {
   tiff_image t;
+  TIFFSetWarningHandler(nullptr);  // the GeoTIFF tags are unknown to plain libtiff: fine
   TIFF* tif = TIFFOpen(path.c_str(), "r");
   REQUIRE(tif != nullptr);
   TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &t.width);
@@ -383,4 +384,33 @@ TEST_CASE("encoders reject bad arguments with a message", "[formats]") {
   CHECK_THROWS_AS(encode_exr(-1, 2, 1, f, true), std::invalid_argument);
   CHECK(encode_tiff_f32(2, 2, 1, f) == encode_tiff_f32(2, 2, 1, f));
   CHECK(encode_exr(2, 2, 1, f, true) == encode_exr(2, 2, 1, f, true));
+}
+
+TEST_CASE("tiff heights carry GeoTIFF tags: GDAL places the first sample at the preset's origin",
+          "[formats][tiff][gdal]") {
+  if (!have_gdal_translate()) {
+    WARN("gdalinfo not found (install gdal-bin): GeoTIFF placement not checked");
+    return;
+  }
+  json preset = formats_preset();
+  preset["origin"] = {10, -20};
+  preset["world"] = {{"origin", {0, -100}}, {"size", {200, 200}}};
+  preset["outputs"] = {{{"map", "height"}, {"format", "tiff32"}},
+                       {{"map", "height"}, {"format", "tiff16"}, {"file", "h16.tif"}}};
+  const pipeline p = pipeline::build(preset);
+  const temp_dir dir;
+  for (const auto& f : encode_outputs(p, p.run_full(), 1)) {
+    INFO(f.spec.file);
+    const fs::path path = dir.write(f.spec.file, f.bytes);
+    const fs::path info = dir.path / (f.spec.file + ".json");
+    const std::string command = "gdalinfo -json '" + path.string() + "' > '" + info.string() + "' 2>/dev/null";
+    REQUIRE(std::system(command.c_str()) == 0);
+    std::ifstream in(info);
+    const json g = json::parse(in);
+    // PixelIsPoint: GDAL reports the corner half a cell before the first sample,
+    // which is at world (10 * 2, 20 * 2) with northing = -y.
+    const double c = 2.0;
+    CHECK(g.at("geoTransform") == json({10 * c - c / 2, c, 0.0, 20 * c + c / 2, 0.0, -c}));
+    CHECK(g.at("metadata").at("").at("AREA_OR_POINT") == "Point");
+  }
 }

@@ -7,9 +7,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "landform/io/encode.hpp"
 
 namespace landform {
 
@@ -38,6 +41,8 @@ struct raster {
   /// and ImageDescription, OpenEXR string attributes. Formats without a place
   /// for it (raw, 8-bit PNG) ignore it.
   std::vector<std::pair<std::string, std::string>> text;
+  /// Placement in the world: GeoTIFF tags in TIFF formats, ignored by others.
+  std::optional<georeference> geo;
 };
 
 /// One file encoding, e.g. png16.
@@ -79,6 +84,7 @@ struct encoded_raster {
 encoded_raster encode_unit_samples(const std::vector<float>& unit, int width, int height, int channels,
                                    const output_format& format,
                                    const std::vector<std::pair<std::string, std::string>>& text = {},
-                                   std::vector<std::string> channel_names = {});
+                                   std::vector<std::string> channel_names = {},
+                                   const std::optional<georeference>& geo = std::nullopt);
 
 }  // namespace landform

@@ -39,6 +39,8 @@ struct output_context {
   /// Copies the region's window out of a full-field array of `channels`
   /// interleaved values per cell.
   [[nodiscard]] std::vector<float> window(const std::vector<float>& full, int channels = 1) const;
+  /// The region's placement: world coordinates of its first cell, cell size.
+  [[nodiscard]] georeference placement() const;
 };
 
 /// An encoded file and what the manifest says about it.
@@ -124,11 +126,12 @@ const output_kind& layer_output_kind();
 /// one-channel format of the table: float formats (r32, tiff32, exr, exr16)
 /// store the values; integer formats (png8, png16, raw16, tiff16) quantise
 /// `(v - lo) / (hi - lo)` from [0, 1] with rounding, clamping and counting
-/// values outside.
+/// values outside. `geo` places TIFF formats in the world (GeoTIFF tags).
 /// `meaning` describes the value for the manifest, e.g. "height" or "slope
 /// in degrees".
 encoded_file encode_scalar(const std::vector<float>& values, int width, int height, const std::string& format,
                            double lo, double hi, const std::string& meaning,
-                           const std::vector<std::pair<std::string, std::string>>& png_text = {});
+                           const std::vector<std::pair<std::string, std::string>>& png_text = {},
+                           const std::optional<georeference>& geo = std::nullopt);
 
 }  // namespace landform
