@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
   libcli11-dev nlohmann-json3-dev libstb-dev libpng-dev zlib1g-dev libssl-dev
+  libopenexr-dev libtiff-dev  # exr, exr16, tiff32 and tiff16 outputs
   catch2 libbenchmark-dev
   libhwy-dev  # Highway: SIMD with runtime dispatch (noise kernels)
   gdal-bin  # tests compare slope and aspect with gdaldem

@@ -1,15 +1,18 @@
 // landform build [PRESET] [-o DIR] [--size N|WxH] [--seed N] [--set K=V]...
-//                [--threads N] [--quiet]
+//                [--target unity|unreal|godot] [--strict] [--clean] [--threads N] [--quiet]
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli_common.hpp"
 #include "interrupt.hpp"
 #include "landform/io/file_transaction.hpp"
+#include "landform/pipeline/engine_target.hpp"
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 
@@ -22,6 +25,9 @@ struct build_options {
   std::string out_dir = "out";
   int threads = 0;
   bool quiet = false;
+  std::optional<std::string> target;  // overrides the preset's "target"
+  bool strict = false;                // target problems are errors (exit 2)
+  bool clean = false;                 // remove the previous build's files this one does not write
 };
 
 // A one-line progress bar, redrawn in place, only when stderr is a terminal.
@@ -52,10 +58,56 @@ void stop_if_interrupted() {
   if (interrupt_guard::requested()) throw cancelled_error();
 }
 
+// Checks the preset against its engine target before any work: warnings on
+// stderr, or with --strict a preset_error (exit 2).
+void check_target(const pipeline& p, bool strict) {
+  if (p.target().empty()) return;
+  std::vector<preset_issue> issues = check_engine_target(p, *parse_engine_target(p.target()));
+  if (issues.empty()) return;
+  if (strict) throw preset_error(std::move(issues));
+  for (const auto& issue : issues) std::cerr << "landform: warning: " << issue.to_string() << '\n';
+}
+
+// The previous build's manifest in `dir`, or null if there is none or it
+// cannot be read (then no file is taken for stale).
+json previous_manifest(const std::filesystem::path& dir) {
+  std::ifstream in(dir / "manifest.json", std::ios::binary);
+  if (!in) return nullptr;
+  try {
+    return json::parse(in);
+  } catch (const json::exception&) {
+    return nullptr;
+  }
+}
+
+// Files the previous manifest listed and this build did not write: a warning
+// each, or with --clean removed (regular files and symlinks only, nothing the
+// previous manifest did not list).
+void handle_stale_files(const build_options& o, const std::vector<std::string>& stale) {
+  namespace fs = std::filesystem;
+  for (const auto& name : stale) {
+    const fs::path path = fs::path(o.out_dir) / name;
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(path, ec);
+    if (ec || !(fs::is_regular_file(status) || fs::is_symlink(status))) continue;
+    if (!o.clean) {
+      std::cerr << "landform: warning: " << path.string()
+                << " is from the previous build and not written by this one (--clean removes it)\n";
+    } else if (fs::remove(path, ec); ec) {
+      std::cerr << "landform: warning: cannot remove " << path.string() << ": " << ec.message() << '\n';
+    } else if (!o.quiet) {
+      std::cerr << "removed " << path.string() << " (from the previous build)\n";
+    }
+  }
+}
+
 int run_build(const build_options& o) {
   const auto start = std::chrono::steady_clock::now();
   const interrupt_guard interrupts;
-  const pipeline p = pipeline::build(load_preset(o.source), preset_folder(o.source));
+  json preset = load_preset(o.source);
+  if (o.target && preset.is_object()) preset["target"] = *o.target;
+  const pipeline p = pipeline::build(preset, preset_folder(o.source));
+  check_target(p, o.strict);
   progress_line progress(!o.quiet && isatty(STDERR_FILENO));
   run_options run;
   run.nthreads = o.threads;
@@ -72,6 +124,7 @@ int run_build(const build_options& o) {
   // Everything is staged to temporary files first and renamed at the end, so
   // a failure at any point leaves no partial file behind.
   stop_if_interrupted();
+  const std::vector<std::string> stale = stale_files(previous_manifest(o.out_dir), files);
   file_transaction tx(o.out_dir);
   for (const auto& f : files) {
     tx.stage(f.spec.file, f.bytes);
@@ -83,6 +136,7 @@ int run_build(const build_options& o) {
     stop_if_interrupted();
     tx.commit();
   }
+  handle_stale_files(o, stale);
 
   if (!o.quiet) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -110,7 +164,13 @@ void setup_build(CLI::App& app) {
   add_preset_edit_options(*cmd, options->source);
   cmd->add_option("--threads", options->threads, "worker threads, 0 = all cores (results are identical)")
       ->check(CLI::Range(0, std::numeric_limits<int>::max(), "NONNEGATIVE"));
-  cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success");
+  cmd->add_option("--target", options->target,
+                  "game engine the build is for (unity | unreal | godot; overrides the preset's \"target\"): "
+                  "checks the size and outputs against the engine and warns");
+  cmd->add_flag("--strict", options->strict, "with a target: its problems are errors (exit 2), not warnings");
+  cmd->add_flag("--clean", options->clean,
+                "remove the files the previous build's manifest lists and this build does not write (only those)");
+  cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success (warnings still go to stderr)");
   cmd->callback([options] {
     int code = k_exit_ok;
     try {

@@ -54,17 +54,22 @@ std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat
   return out;
 }
 
-std::vector<std::uint8_t> quantize_splat(const std::vector<float>& weights, std::size_t layers) {
-  std::vector<std::uint8_t> out(weights.size());
+namespace {
+
+// Largest-remainder rounding of every cell's weights to integers summing to
+// exactly `full` (255 or 65535).
+template <class T>
+std::vector<T> quantize_weights(const std::vector<float>& weights, std::size_t layers, int full) {
+  std::vector<T> out(weights.size());
   if (layers == 0) return out;
   std::vector<std::size_t> order(layers);
   std::vector<double> remainder(layers);
   for (std::size_t k = 0; k + layers <= weights.size(); k += layers) {
     int given = 0;
     for (std::size_t r = 0; r < layers; ++r) {
-      const double exact = 255.0 * weights[k + r];
+      const double exact = static_cast<double>(full) * weights[k + r];
       const double whole = std::floor(exact);
-      out[k + r] = static_cast<std::uint8_t>(whole);
+      out[k + r] = static_cast<T>(whole);
       remainder[r] = exact - whole;
       given += static_cast<int>(whole);
     }
@@ -72,9 +77,19 @@ std::vector<std::uint8_t> quantize_splat(const std::vector<float>& weights, std:
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b]; });
-    for (std::size_t i = 0; given < 255 && i < layers; ++i, ++given) ++out[k + order[i]];
+    for (std::size_t i = 0; given < full && i < layers; ++i, ++given) ++out[k + order[i]];
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> quantize_splat(const std::vector<float>& weights, std::size_t layers) {
+  return quantize_weights<std::uint8_t>(weights, layers, 255);
+}
+
+std::vector<std::uint16_t> quantize_splat16(const std::vector<float>& weights, std::size_t layers) {
+  return quantize_weights<std::uint16_t>(weights, layers, 65535);
 }
 
 }  // namespace landform

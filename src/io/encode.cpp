@@ -125,9 +125,11 @@ bool write_png16(png_context& context, int width, int height, int channels, cons
   }
 
   png_set_write_fn(png, &context, png_write_to_vector, png_flush_nothing);
-  png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 16,
-               channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  const int colour = channels == 1   ? PNG_COLOR_TYPE_GRAY
+                     : channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA
+                                     : PNG_COLOR_TYPE_RGB;
+  png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 16, colour,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   if (text_count > 0) png_set_text(png, info, texts, text_count);
   png_write_info(png, info);
 
@@ -214,6 +216,10 @@ std::vector<std::uint8_t> encode_png_gray16(int width, int height, const std::ui
 
 std::vector<std::uint8_t> encode_png_rgb16(int width, int height, const std::uint16_t* rgb) {
   return encode_png16_libpng(width, height, 3, rgb, {}, "encode_png_rgb16");
+}
+
+std::vector<std::uint8_t> encode_png_rgba16(int width, int height, const std::uint16_t* rgba) {
+  return encode_png16_libpng(width, height, 4, rgba, {}, "encode_png_rgba16");
 }
 
 std::vector<std::uint8_t> encode_raw16_le(std::size_t count, const std::uint16_t* values) {

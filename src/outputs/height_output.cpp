@@ -15,7 +15,7 @@ int no_halo(const height_output_options&, double) {
 
 encoded_file encode_height(const height_output_options&, const std::string& format, const output_context& ctx) {
   const std::vector<float> values = ctx.window(ctx.field.values());
-  return encode_scalar(values, ctx.width, ctx.height, format, 0.0, 1.0, "height", ctx.png_text);
+  return encode_scalar(values, ctx.width, ctx.height, format, 0.0, 1.0, "height", ctx.png_text, ctx.placement());
 }
 
 }  // namespace
@@ -24,8 +24,9 @@ output_kind height_output_kind() {
   return make_output_kind<height_output_options>(
       "height", "the heightmap",
       "png16 and raw16 store round(h * 65535), png8 round(h * 255), clamping and counting heights outside "
-      "[0, 1] (end the pipeline with normalize); r32 stores the float32 heights unquantised. Rows top first.",
-      {"png16", "png8", "raw16", "r32"}, &no_halo, &encode_height);
+      "[0, 1] (end the pipeline with normalize); tiff16 likewise as a 16-bit TIFF; r32, tiff32 and exr store the "
+      "float32 heights unquantised, exr16 rounds them to half floats. Rows top first.",
+      {"png16", "png8", "raw16", "r32", "tiff16", "tiff32", "exr", "exr16"}, &no_halo, &encode_height);
 }
 
 }  // namespace landform

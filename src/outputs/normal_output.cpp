@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "landform/derive/surface.hpp"
-#include "landform/io/encode.hpp"
 #include "landform/outputs/surface_outputs.hpp"
 
 namespace landform {
@@ -51,17 +50,24 @@ encoded_file encode_normal(const normal_options& o, const std::string& format, c
     rgb[3 * k + 2] = static_cast<float>(inv * 0.5 + 0.5);
   }
   encoded_file out;
-  if (format == "rgb16") {
-    std::vector<std::uint16_t> q(rgb.size());
-    for (std::size_t k = 0; k < rgb.size(); ++k) q[k] = static_cast<std::uint16_t>(std::lround(rgb[k] * 65535.0));
-    out.bytes = encode_png_rgb16(ctx.width, ctx.height, q.data());
-    out.encoding = "PNG RGB 16-bit, channel = round((n + 1) / 2 * 65535)";
+  const output_format& f = find_output_format(format);
+  raster r;
+  r.width = ctx.width;
+  r.height = ctx.height;
+  r.channels = 3;
+  if (f.is_float()) {
+    r.f32 = std::move(rgb);
+    out.encoding = f.summary + " R G B, channel = (n + 1) / 2, unquantised";
+  } else if (f.bit_depth() == 16) {
+    r.u16.resize(rgb.size());
+    for (std::size_t k = 0; k < rgb.size(); ++k) r.u16[k] = static_cast<std::uint16_t>(std::lround(rgb[k] * 65535.0));
+    out.encoding = f.summary + ", channel = round((n + 1) / 2 * 65535)";
   } else {
-    std::vector<std::uint8_t> q(rgb.size());
-    for (std::size_t k = 0; k < rgb.size(); ++k) q[k] = static_cast<std::uint8_t>(std::lround(rgb[k] * 255.0));
-    out.bytes = encode_png_rgb8(ctx.width, ctx.height, q.data());
-    out.encoding = "PNG RGB 8-bit, channel = round((n + 1) / 2 * 255)";
+    r.u8.resize(rgb.size());
+    for (std::size_t k = 0; k < rgb.size(); ++k) r.u8[k] = static_cast<std::uint8_t>(std::lround(rgb[k] * 255.0));
+    out.encoding = f.summary + ", channel = round((n + 1) / 2 * 255)";
   }
+  out.bytes = f.write(r);
   out.extra["convention"] =
       o.convention == normal_options::convention_kind::opengl ? "opengl (+Y up)" : "directx (+Y down)";
   out.extra["space"] = "tangent space: R = +x east, G = +y, B = +z up";
@@ -75,8 +81,9 @@ output_kind normal_output_kind() {
       "normal", "tangent-space normal map from Horn's gradient",
       "n = normalize(-strength * dz/dx, -strength * dz/dy, 1) in metres (cell_size, height_scale), x east, y "
       "north; OpenGL keeps +y as green, DirectX flips it. A 45-degree slope rising east gives (-0.707, 0, "
-      "0.707). Independent of resolution: the same world at twice the cells gives the same normals.",
-      {"rgb8", "rgb16"}, &one_cell, &encode_normal);
+      "0.707). exr stores (n + 1) / 2 as float32 R G B. Independent of resolution: the same world at twice the cells "
+      "gives the same normals.",
+      {"rgb8", "rgb16", "exr"}, &one_cell, &encode_normal);
 }
 
 }  // namespace landform

@@ -5,21 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "landform/io/encode.hpp"
-#include "landform/io/quantize.hpp"
-
 namespace landform {
-
-const output_format& find_output_format(const std::string& name) {
-  static const std::vector<output_format> formats = {
-      {"png16", "png", "big-endian"},  {"png8", "png", "n/a"}, {"raw16", "raw", "little-endian"},
-      {"r32", "r32", "little-endian"}, {"rgb8", "png", "n/a"}, {"rgb16", "png", "big-endian"},
-      {"rgba8", "png", "n/a"},
-  };
-  for (const auto& f : formats)
-    if (f.name == name) return f;
-  throw std::out_of_range("unknown output format '" + name + "'");
-}
 
 std::vector<float> output_context::window(const std::vector<float>& full, int channels) const {
   std::vector<float> out(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) *
@@ -32,6 +18,11 @@ std::vector<float> output_context::window(const std::vector<float>& full, int ch
     std::copy(src, src + row_values, out.data() + static_cast<std::size_t>(j) * row_values);
   }
   return out;
+}
+
+georeference output_context::placement() const {
+  const region& r = field.placement();
+  return {r.world_x(x0), r.world_y(y0), r.cell_size};
 }
 
 void output_registry::add(output_kind kind) {
@@ -80,12 +71,19 @@ std::string number_text(double v) {
 
 encoded_file encode_scalar(const std::vector<float>& values, int width, int height, const std::string& format,
                            double lo, double hi, const std::string& meaning,
-                           const std::vector<std::pair<std::string, std::string>>& png_text) {
+                           const std::vector<std::pair<std::string, std::string>>& png_text,
+                           const std::optional<georeference>& geo) {
   encoded_file out;
-  if (format == "r32") {
-    out.bytes = encode_r32_le(values.size(), values.data());
-    std::ostringstream encoding;
-    encoding << "headerless IEEE-754 float32, " << meaning << ", unquantised";
+  const output_format& f = find_output_format(format);
+  if (!f.takes_channels(1))
+    throw std::invalid_argument("encode_scalar: format '" + format + "' is not a scalar format");
+  // ostringstream rather than operator+: GCC 12 warns falsely (-Wrestrict,
+  // PR105329) on some string concatenations.
+  std::ostringstream encoding;
+  if (f.is_float()) {
+    out.bytes = encode_unit_samples(values, width, height, 1, f, png_text, {}, geo).bytes;
+    encoding << f.summary << ", " << meaning
+             << (f.samples == sample_type::float16 ? ", rounded to the nearest half" : ", unquantised");
     out.encoding = encoding.str();
     return out;
   }
@@ -96,27 +94,11 @@ encoded_file encode_scalar(const std::vector<float>& values, int width, int heig
     unit[k] = span > 0.0 ? static_cast<float>((values[k] - lo) / span) : 0.0f;
     if (std::isnan(values[k])) unit[k] = values[k];
   }
-  // ostringstream rather than operator+: GCC 12 warns falsely (-Wrestrict,
-  // PR105329) on some string concatenations.
-  std::ostringstream encoding;
-  if (format == "png8") {
-    const quantized8 q = quantize8(unit.data(), unit.size());
-    out.clipped = q.clipped;
-    out.bytes = encode_png_gray8(width, height, q.values.data());
-    encoding << "PNG greyscale 8-bit, value = round((" << meaning << " - lo) / (hi - lo) * 255)";
-  } else {
-    const quantized16 q = quantize16(unit.data(), unit.size());
-    out.clipped = q.clipped;
-    if (format == "png16") {
-      out.bytes = encode_png_gray16(width, height, q.values.data(), png_text);
-      encoding << "PNG greyscale 16-bit, no gamma chunk, value = round((" << meaning << " - lo) / (hi - lo) * 65535)";
-    } else if (format == "raw16") {
-      out.bytes = encode_raw16_le(q.values.size(), q.values.data());
-      encoding << "headerless uint16, value = round((" << meaning << " - lo) / (hi - lo) * 65535)";
-    } else {
-      throw std::invalid_argument("encode_scalar: format '" + format + "' is not a scalar format");
-    }
-  }
+  encoded_raster q = encode_unit_samples(unit, width, height, 1, f, png_text, {}, geo);
+  out.clipped = q.clipped;
+  out.bytes = std::move(q.bytes);
+  encoding << f.summary << ", value = round((" << meaning << " - lo) / (hi - lo) * " << ((1 << f.bit_depth()) - 1)
+           << ")";
   encoding << ", lo = " << number_text(lo) << ", hi = " << number_text(hi);
   out.encoding = encoding.str();
   out.extra["value_range"] = {lo, hi};
@@ -159,7 +141,7 @@ encoded_file encode_layer(const layer_options& o, const std::string& format, con
     lo = *mn;
     hi = *mx;
   }
-  return encode_scalar(values, ctx.width, ctx.height, format, lo, hi, "layer value", ctx.png_text);
+  return encode_scalar(values, ctx.width, ctx.height, format, lo, hi, "layer value", ctx.png_text, ctx.placement());
 }
 
 }  // namespace
@@ -169,7 +151,7 @@ const output_kind& layer_output_kind() {
       "layer", "a side layer written by a stage (e.g. hydraulic erosion's eroded amount)",
       "Writes a named layer that a stage produced. r32 stores the values; quantised formats stretch the "
       "layer's min..max (or the given fixed range) to full scale.",
-      {"r32", "png16", "png8", "raw16"}, &layer_halo, &encode_layer);
+      {"r32", "png16", "png8", "raw16", "tiff16", "tiff32", "exr", "exr16"}, &layer_halo, &encode_layer);
   return kind;
 }
 

@@ -9,7 +9,6 @@
 #include "landform/derive/flow.hpp"
 #include "landform/derive/splat.hpp"
 #include "landform/derive/surface.hpp"
-#include "landform/io/encode.hpp"
 #include "landform/noise/open_simplex_legacy.hpp"
 
 namespace landform {
@@ -121,7 +120,7 @@ std::vector<float> breakup_noise(const heightfield& h, double scale, std::int64_
   return out;
 }
 
-encoded_file encode_splat(const splat_options& o, const std::string&, const output_context& ctx) {
+encoded_file encode_splat(const splat_options& o, const std::string& format, const output_context& ctx) {
   const heightfield& h = ctx.field;
   bool need_flow = false, need_curvature = false;
   for (const auto& r : o.layers) {
@@ -149,20 +148,40 @@ encoded_file encode_splat(const splat_options& o, const std::string&, const outp
   const std::vector<float> full =
       splat_weights(in, o.layers, splat_blend{o.height_blend, o.slope_blend, o.flow_blend, o.curvature_blend});
   const std::size_t layers = o.layers.size();
-  const std::vector<std::uint8_t> bytes = quantize_splat(ctx.window(full, static_cast<int>(layers)), layers);
+  const output_format& format_entry = find_output_format(format);
+  const std::vector<float> weights = ctx.window(full, static_cast<int>(layers));
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::uint16_t> words;
+  if (format_entry.samples == sample_type::uint8) bytes = quantize_splat(weights, layers);
+  if (format_entry.samples == sample_type::uint16) words = quantize_splat16(weights, layers);
 
   const std::size_t images = (layers + 3) / 4, cells = static_cast<std::size_t>(ctx.width) * ctx.height;
   std::vector<encoded_file> files(images);
   json channels = json::array();
   for (std::size_t f = 0; f < images; ++f) {
-    std::vector<std::uint8_t> rgba(cells * 4, 0);
+    raster r;
+    r.width = ctx.width;
+    r.height = ctx.height;
+    r.channels = 4;
+    if (format_entry.is_float()) r.f32.assign(cells * 4, 0.0f);
+    if (format_entry.samples == sample_type::uint8) r.u8.assign(cells * 4, 0);
+    if (format_entry.samples == sample_type::uint16) r.u16.assign(cells * 4, 0);
     for (std::size_t c = 0; c < 4 && 4 * f + c < layers; ++c) {
       const std::size_t layer = 4 * f + c;
-      for (std::size_t k = 0; k < cells; ++k) rgba[4 * k + c] = bytes[k * layers + layer];
+      for (std::size_t k = 0; k < cells; ++k) {
+        if (!r.u8.empty()) r.u8[4 * k + c] = bytes[k * layers + layer];
+        if (!r.u16.empty()) r.u16[4 * k + c] = words[k * layers + layer];
+        if (!r.f32.empty()) r.f32[4 * k + c] = weights[k * layers + layer];
+      }
       channels.push_back({{"layer", o.layers[layer].name}, {"image", f}, {"channel", std::string(1, k_channels[c])}});
     }
-    files[f].bytes = encode_png_rgba8(ctx.width, ctx.height, rgba.data());
-    files[f].encoding = "PNG RGBA 8-bit texture weights; over all images the channels of a pixel sum to 255";
+    files[f].bytes = format_entry.write(r);
+    files[f].encoding =
+        format_entry.is_float()
+            ? format_entry.summary + " texture weights; over all images the channels of a pixel sum to 1 (float)"
+        : format_entry.bit_depth() == 16
+            ? format_entry.summary + " texture weights; over all images the channels of a pixel sum to 65535"
+            : "PNG RGBA 8-bit texture weights; over all images the channels of a pixel sum to 255";
   }
   for (auto& f : files) f.extra["channels"] = channels;
   encoded_file first = std::move(files.front());
@@ -175,12 +194,13 @@ encoded_file encode_splat(const splat_options& o, const std::string&, const outp
 
 output_kind splat_output_kind() {
   return make_output_kind<splat_options>(
-      "splat", "texture weight maps from height, slope, flow and curvature rules, RGBA8",
+      "splat", "texture weight maps from height, slope, flow and curvature rules, RGBA8 (or RGBA16, EXR)",
       "Each layer rule multiplies smooth range factors (1 inside, fading to 0 over the blend width) and a noise "
       "breakup; weights are normalised per cell (a cell no rule covers goes to the first layer) and quantised so "
       "the channels of all images sum to exactly 255. Four layers per image: R, G, B, A of splat_0.png, then "
-      "splat_1.png. Flow ranges need the whole world.",
-      {"rgba8"}, &splat_halo, &encode_splat);
+      "splat_1.png. rgba16 sums to 65535 instead; exr stores the float weights (summing to 1). Flow ranges need the "
+      "whole world.",
+      {"rgba8", "rgba16", "exr"}, &splat_halo, &encode_splat);
 }
 
 }  // namespace landform

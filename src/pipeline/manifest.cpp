@@ -5,6 +5,7 @@
 
 #include "landform/io/sha256.hpp"
 #include "landform/outputs/output_kind.hpp"
+#include "landform/pipeline/engine_target.hpp"
 #include "landform/version.hpp"
 
 namespace landform {
@@ -137,6 +138,24 @@ std::vector<output_spec> check_outputs(const json& outputs, const std::vector<st
   return specs;
 }
 
+std::vector<std::string> stale_files(const json& previous_manifest, const std::vector<encoded_output>& files) {
+  std::vector<std::string> out;
+  if (!previous_manifest.is_object()) return out;
+  const auto list = previous_manifest.find("files");
+  if (list == previous_manifest.end() || !list->is_array()) return out;
+  std::vector<std::string> current;
+  for (const auto& f : files) current.push_back(f.spec.file);
+  for (const auto& entry : *list) {
+    if (!entry.is_object() || !entry.contains("file") || !entry["file"].is_string()) continue;
+    std::string normal;
+    if (!check_file_name(entry["file"].get<std::string>(), normal).empty()) continue;  // never outside the folder
+    if (std::find(current.begin(), current.end(), normal) != current.end()) continue;
+    if (std::find(out.begin(), out.end(), normal) == out.end()) out.push_back(normal);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::string preset_hash(const json& canonical) {
   const std::string text = canonical.dump();
   return sha256_hex(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
@@ -234,6 +253,7 @@ json make_manifest(const pipeline& p, const heightfield& h, const std::vector<en
       {"world", {{"origin", {p.world().origin_x, p.world().origin_y}}, {"size", {p.world().width, p.world().height}}}},
       {"height_range", {lo, hi}},
       {"clipped_cells", clipped},
+      {"import", engine_import_values(p)},
       {"files", file_list}};
 }
 

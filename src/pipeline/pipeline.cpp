@@ -8,6 +8,7 @@
 #include "landform/core/rng.hpp"
 #include "landform/outputs/output_kind.hpp"
 #include "landform/pipeline/composition.hpp"
+#include "landform/pipeline/engine_target.hpp"
 #include "landform/pipeline/manifest.hpp"
 
 namespace landform {
@@ -19,8 +20,8 @@ constexpr int k_max_side = 65536;                            // cells per side
 constexpr std::int64_t k_max_cells = std::int64_t{1} << 28;  // 1 GiB of float32
 constexpr std::int64_t k_max_origin = std::int64_t{1} << 40;
 
-const std::vector<std::string> k_top_keys = {"landform",  "name",         "description", "size",   "seed",   "origin",
-                                             "cell_size", "height_scale", "world",       "stages", "outputs"};
+const std::vector<std::string> k_top_keys = {"landform",  "name",         "description", "size",   "seed",    "origin",
+                                             "cell_size", "height_scale", "world",       "stages", "outputs", "target"};
 const std::vector<std::string> k_stage_keys = {"type", "seed", "id", "enabled"};
 
 bool is_int(const json& v) {
@@ -90,6 +91,7 @@ struct top_level {
   world_extent world;
   std::int64_t seed = 0;
   double height_scale = 1.0;
+  std::string target;  // "" = none
 };
 
 // world: N, [W, H] (from cell 0, 0) or {"origin": [x, y], "size": N | [W, H]}
@@ -163,6 +165,16 @@ top_level check_top_level(const json& preset, checker& c) {
       if (std::max(std::abs(t.reg.origin_x), std::abs(t.reg.origin_y)) > k_max_origin) {
         c.add("origin", show(*it) + " is too far out (at most 2^40 cells from 0)");
       }
+    }
+  }
+  if (auto it = preset.find("target"); it != preset.end()) {
+    if (it->is_string() && parse_engine_target(it->get<std::string>())) {
+      t.target = it->get<std::string>();
+    } else {
+      std::string message = show(*it) + " is not an engine target (unity | unreal | godot)";
+      if (auto guess = it->is_string() ? did_you_mean(it->get<std::string>(), engine_target_names()) : std::nullopt)
+        message += "; did you mean \"" + *guess + "\"?";
+      c.add("target", message);
     }
   }
   read_number(preset, "cell_size", t.reg.cell_size, c);
@@ -271,6 +283,7 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
   p.m_world = top.world;
   p.m_seed = top.seed;
   p.m_height_scale = top.height_scale;
+  p.m_target = top.target;
 
   json stages_canonical = json::array();
   std::vector<std::string> layers;  // written so far: side layers and targets
@@ -340,6 +353,8 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
       {"world", {{"origin", {top.world.origin_x, top.world.origin_y}}, {"size", {top.world.width, top.world.height}}}},
       {"stages", stages_canonical},
       {"outputs", outputs}};
+  // Only when given, so presets without a target keep their canonical hash.
+  if (!top.target.empty()) p.m_canonical["target"] = top.target;
   return p;
 }
 

@@ -53,4 +53,7 @@ std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat
 /// sum to exactly 255 in every cell (largest-remainder rounding).
 std::vector<std::uint8_t> quantize_splat(const std::vector<float>& weights, std::size_t layers);
 
+/// As quantize_splat, to 16-bit samples summing to exactly 65535 (rgba16).
+std::vector<std::uint16_t> quantize_splat16(const std::vector<float>& weights, std::size_t layers);
+
 }  // namespace landform

@@ -54,6 +54,51 @@ namespace landform {
 /// big-endian. Written with libpng.
 [[nodiscard]] std::vector<std::uint8_t> encode_png_rgb16(int width, int height, const std::uint16_t* rgb);
 
+/// 16-bit RGBA PNG (colour type 6, bit depth 16); `rgba` holds
+/// `width * height * 4` samples in host order, R G B A per pixel, alpha not
+/// premultiplied; stored big-endian. Written with libpng.
+[[nodiscard]] std::vector<std::uint8_t> encode_png_rgba16(int width, int height, const std::uint16_t* rgba);
+
+/// Where a TIFF's pixels are in the world, for GeoTIFF tags: the world
+/// coordinates of pixel (0, 0)'s sample and the pixel size. World y grows with
+/// the rows (row 0 = north), so the tags store northing = -y.
+struct georeference {
+  double x = 0.0;
+  double y = 0.0;
+  double pixel_size = 1.0;
+};
+
+/// Uncompressed little-endian baseline TIFF (one strip per 64 KiB or so,
+/// contiguous samples) of `channels` = 1 (greyscale, MinIsBlack), 3 (RGB) or 4
+/// (RGB plus an unassociated alpha) unsigned 16-bit samples per pixel. `text`
+/// entries "Software" and "Comment" become the Software and ImageDescription
+/// tags; no DateTime tag, so the bytes depend on the samples only. Written
+/// with libtiff; its messages are collected, never printed.
+///
+/// With `geo`, GeoTIFF tags place the image so that GDAL and QGIS put it where
+/// the preset does: ModelPixelScale = (pixel_size, pixel_size, 0), a tie point
+/// from pixel (0, 0) to (x, -y), and a GeoKey directory with only
+/// GTRasterTypeGeoKey = PixelIsPoint (heights are samples at the pixel
+/// centres; no coordinate reference system is claimed).
+[[nodiscard]] std::vector<std::uint8_t> encode_tiff_u16(
+    int width, int height, int channels, const std::uint16_t* samples,
+    const std::vector<std::pair<std::string, std::string>>& text = {}, const georeference* geo = nullptr);
+
+/// As encode_tiff_u16 with IEEE-754 float32 samples (SampleFormat 3).
+[[nodiscard]] std::vector<std::uint8_t> encode_tiff_f32(
+    int width, int height, int channels, const float* samples,
+    const std::vector<std::pair<std::string, std::string>>& text = {}, const georeference* geo = nullptr);
+
+/// Scanline OpenEXR (ZIP compression, increasing Y) of `channels` = 1..4
+/// float samples per pixel, stored as FLOAT or, with `half`, as HALF (each
+/// value rounded to the nearest binary16). `names` are the channel names
+/// (default Y, or R G B, or R G B A); `text` entries become string attributes
+/// ("Software" -> "software", "Comment" -> "comments"). Written with OpenEXR;
+/// deterministic for a given OpenEXR and zlib version.
+[[nodiscard]] std::vector<std::uint8_t> encode_exr(int width, int height, int channels, const float* samples, bool half,
+                                                   const std::vector<std::string>& names = {},
+                                                   const std::vector<std::pair<std::string, std::string>>& text = {});
+
 /// Headerless little-endian unsigned 16-bit samples: `count * 2` bytes, low
 /// byte first, whatever the host byte order. `values` may be null only when
 /// `count` is 0 (else std::invalid_argument).

@@ -12,19 +12,10 @@
 
 #include "landform/core/heightfield.hpp"
 #include "landform/core/layer_set.hpp"
+#include "landform/outputs/output_format.hpp"
 #include "landform/params/schema.hpp"
 
 namespace landform {
-
-/// One file encoding, e.g. png16.
-struct output_format {
-  std::string name;        ///< "png16", "png8", "raw16", "r32", "rgb8", "rgb16", "rgba8"
-  std::string extension;   ///< default file extension
-  std::string byte_order;  ///< "big-endian", "little-endian" or "n/a"
-};
-
-/// The standard formats, by name; throws std::out_of_range for an unknown one.
-const output_format& find_output_format(const std::string& name);
 
 /// What an encoder sees. `field` is the computed area: the region plus the
 /// halo the outputs asked for (or the whole world); the region is the window
@@ -48,6 +39,8 @@ struct output_context {
   /// Copies the region's window out of a full-field array of `channels`
   /// interleaved values per cell.
   [[nodiscard]] std::vector<float> window(const std::vector<float>& full, int channels = 1) const;
+  /// The region's placement: world coordinates of its first cell, cell size.
+  [[nodiscard]] georeference placement() const;
 };
 
 /// An encoded file and what the manifest says about it.
@@ -129,13 +122,16 @@ const output_registry& builtin_outputs();
 /// r32 as is, or quantised from its min..max (or a given range).
 const output_kind& layer_output_kind();
 
-/// Encodes one scalar map (the region window, row-major) in `format`: r32
-/// stores the values; png8, png16 and raw16 quantise `(v - lo) / (hi - lo)`
-/// from [0, 1] with rounding, clamping and counting values outside.
+/// Encodes one scalar map (the region window, row-major) in `format`, any
+/// one-channel format of the table: float formats (r32, tiff32, exr, exr16)
+/// store the values; integer formats (png8, png16, raw16, tiff16) quantise
+/// `(v - lo) / (hi - lo)` from [0, 1] with rounding, clamping and counting
+/// values outside. `geo` places TIFF formats in the world (GeoTIFF tags).
 /// `meaning` describes the value for the manifest, e.g. "height" or "slope
 /// in degrees".
 encoded_file encode_scalar(const std::vector<float>& values, int width, int height, const std::string& format,
                            double lo, double hi, const std::string& meaning,
-                           const std::vector<std::pair<std::string, std::string>>& png_text = {});
+                           const std::vector<std::pair<std::string, std::string>>& png_text = {},
+                           const std::optional<georeference>& geo = std::nullopt);
 
 }  // namespace landform

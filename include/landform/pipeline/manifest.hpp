@@ -35,8 +35,16 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
 /// The manifest written beside the outputs: tool version, canonical preset and
 /// its SHA-256, seed, size, origin, cell size, world, height range before
 /// quantisation, clipped-cell count, and per file its map, format, encoding,
-/// byte order, row order, dimensions and SHA-256.
+/// byte order, row order, dimensions and SHA-256; and the "import" block of
+/// engine import values (engine_import_values).
 json make_manifest(const pipeline& p, const heightfield& heights, const std::vector<encoded_output>& files);
+
+/// Files the previous build's manifest lists that this build does not write:
+/// the candidates for the stale-file warning and `--clean`. Only names that
+/// stay inside the output directory are returned (relative, no "..", not
+/// manifest.json), normalised and sorted; a manifest without a "files" list
+/// gives none.
+std::vector<std::string> stale_files(const json& previous_manifest, const std::vector<encoded_output>& files);
 
 /// SHA-256 of the canonical preset text (compact JSON, sorted keys).
 std::string preset_hash(const json& canonical);

@@ -90,6 +90,8 @@ class pipeline {
   [[nodiscard]] const world_extent& world() const { return m_world; }
   [[nodiscard]] std::int64_t seed() const { return m_seed; }
   [[nodiscard]] double height_scale() const { return m_height_scale; }
+  /// The preset's engine target ("unity", "unreal", "godot"), or "" for none.
+  [[nodiscard]] const std::string& target() const { return m_target; }
   [[nodiscard]] const std::vector<pipeline_stage>& stages() const { return m_stages; }
   [[nodiscard]] const std::vector<output_spec>& outputs() const { return m_outputs; }
   /// The preset with every default filled in: what was actually run.
@@ -104,6 +106,7 @@ class pipeline {
   world_extent m_world;
   std::int64_t m_seed = 0;
   double m_height_scale = 1.0;
+  std::string m_target;
   std::vector<pipeline_stage> m_stages;
   std::vector<output_spec> m_outputs;
   json m_canonical;

@@ -1,0 +1,90 @@
+#pragma once
+/// @file
+/// The file formats outputs can be written in, as one typed table: each entry
+/// says the extension, container, channel counts, sample type (bit depth),
+/// byte order and the encoder. Adding a format is one entry in
+/// src/outputs/output_format.cpp (and naming it in the kinds that allow it).
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "landform/io/encode.hpp"
+
+namespace landform {
+
+/// The type of one sample in a file.
+enum class sample_type {
+  uint8,    ///< 0..255
+  uint16,   ///< 0..65535
+  float16,  ///< IEEE-754 binary16 (OpenEXR half)
+  float32,  ///< IEEE-754 binary32
+};
+
+/// Samples handed to a format's encoder: `width` x `height` pixels of
+/// `channels` interleaved samples, top row first. Integer formats read `u8` or
+/// `u16` (already quantised), float formats read `f32` (float16 formats round
+/// each value to the nearest half).
+struct raster {
+  int width = 0;
+  int height = 0;
+  int channels = 1;
+  std::vector<std::uint8_t> u8;
+  std::vector<std::uint16_t> u16;
+  std::vector<float> f32;
+  /// OpenEXR channel names; empty: Y for one channel, R G B (A) for three (four).
+  std::vector<std::string> channel_names;
+  /// Provenance ("Software", "Comment"): PNG tEXt (16-bit PNG), TIFF Software
+  /// and ImageDescription, OpenEXR string attributes. Formats without a place
+  /// for it (raw, 8-bit PNG) ignore it.
+  std::vector<std::pair<std::string, std::string>> text;
+  /// Placement in the world: GeoTIFF tags in TIFF formats, ignored by others.
+  std::optional<georeference> geo;
+};
+
+/// One file encoding, e.g. png16.
+struct output_format {
+  std::string name;           ///< "png16", "tiff32", "exr", ...
+  std::string extension;      ///< default file extension
+  std::string summary;        ///< container and samples, for the manifest's "encoding"
+  std::vector<int> channels;  ///< channel counts the encoder takes
+  sample_type samples = sample_type::uint8;
+  std::string byte_order;  ///< "big-endian", "little-endian" or "n/a"
+  std::vector<std::uint8_t> (*encode)(const raster&) = nullptr;
+
+  /// 8, 16 or 32.
+  [[nodiscard]] int bit_depth() const;
+  /// float16 or float32: values are stored, not quantised.
+  [[nodiscard]] bool is_float() const { return samples == sample_type::float16 || samples == sample_type::float32; }
+  [[nodiscard]] bool takes_channels(int n) const;
+  /// Encodes `r` after checking its channel count and that the vector of the
+  /// format's sample type holds width * height * channels samples (else
+  /// std::invalid_argument).
+  [[nodiscard]] std::vector<std::uint8_t> write(const raster& r) const;
+};
+
+/// Every format, in table order.
+const std::vector<output_format>& output_formats();
+
+/// The format called `name`; throws std::out_of_range for an unknown one.
+const output_format& find_output_format(const std::string& name);
+
+/// The result of encoding unit values.
+struct encoded_raster {
+  std::vector<std::uint8_t> bytes;
+  std::size_t clipped = 0;  ///< samples outside [0, 1] (or NaN) clamped when quantising
+};
+
+/// Encodes `unit` (width * height * channels samples, normally in [0, 1]) in
+/// `format`: integer formats quantise with round(v * (2^bits - 1)), clamping
+/// and counting values outside; float formats store the values as they are.
+encoded_raster encode_unit_samples(const std::vector<float>& unit, int width, int height, int channels,
+                                   const output_format& format,
+                                   const std::vector<std::pair<std::string, std::string>>& text = {},
+                                   std::vector<std::string> channel_names = {},
+                                   const std::optional<georeference>& geo = std::nullopt);
+
+}  // namespace landform

@@ -1,0 +1,166 @@
+#include "landform/outputs/output_format.hpp"
+
+#include <stdexcept>
+
+#include "landform/io/encode.hpp"
+#include "landform/io/quantize.hpp"
+
+namespace landform {
+
+namespace {
+
+// ---------------------------------------------------------------- encoders
+// One per container and sample type; the table below names them.
+
+std::vector<std::uint8_t> png8(const raster& r) {
+  switch (r.channels) {
+    case 1:
+      return encode_png_gray8(r.width, r.height, r.u8.data());
+    case 3:
+      return encode_png_rgb8(r.width, r.height, r.u8.data());
+    default:
+      return encode_png_rgba8(r.width, r.height, r.u8.data());
+  }
+}
+
+// 16-bit PNGs: greyscale carries the provenance tEXt chunks (as it always has);
+// RGB and RGBA write none, so their bytes depend on the samples only.
+std::vector<std::uint8_t> png16(const raster& r) {
+  switch (r.channels) {
+    case 1:
+      return encode_png_gray16(r.width, r.height, r.u16.data(), r.text);
+    case 3:
+      return encode_png_rgb16(r.width, r.height, r.u16.data());
+    default:
+      return encode_png_rgba16(r.width, r.height, r.u16.data());
+  }
+}
+
+std::vector<std::uint8_t> raw16(const raster& r) {
+  return encode_raw16_le(r.u16.size(), r.u16.data());
+}
+
+std::vector<std::uint8_t> raw32(const raster& r) {
+  return encode_r32_le(r.f32.size(), r.f32.data());
+}
+
+std::vector<std::uint8_t> tiff16(const raster& r) {
+  return encode_tiff_u16(r.width, r.height, r.channels, r.u16.data(), r.text, r.geo ? &*r.geo : nullptr);
+}
+
+std::vector<std::uint8_t> tiff32(const raster& r) {
+  return encode_tiff_f32(r.width, r.height, r.channels, r.f32.data(), r.text, r.geo ? &*r.geo : nullptr);
+}
+
+std::vector<std::uint8_t> exr32(const raster& r) {
+  return encode_exr(r.width, r.height, r.channels, r.f32.data(), false, r.channel_names, r.text);
+}
+
+std::vector<std::uint8_t> exr16(const raster& r) {
+  return encode_exr(r.width, r.height, r.channels, r.f32.data(), true, r.channel_names, r.text);
+}
+
+using st = sample_type;
+
+// The format table. Adding a format: one line here, then list its name in the
+// output kinds that may write it.
+const std::vector<output_format> k_formats = {
+    // {name, extension, summary, channels, sample type, byte order, encoder}
+    {"png16", "png", "PNG greyscale 16-bit, no gamma chunk", {1}, st::uint16, "big-endian", &png16},
+    {"png8", "png", "PNG greyscale 8-bit", {1}, st::uint8, "n/a", &png8},
+    {"raw16", "raw", "headerless uint16", {1}, st::uint16, "little-endian", &raw16},
+    {"r32", "r32", "headerless IEEE-754 float32", {1}, st::float32, "little-endian", &raw32},
+    {"rgb8", "png", "PNG RGB 8-bit", {3}, st::uint8, "n/a", &png8},
+    {"rgb16", "png", "PNG RGB 16-bit", {3}, st::uint16, "big-endian", &png16},
+    {"rgba8", "png", "PNG RGBA 8-bit", {4}, st::uint8, "n/a", &png8},
+    {"rgba16", "png", "PNG RGBA 16-bit", {4}, st::uint16, "big-endian", &png16},
+    {"tiff16", "tif", "TIFF uint16, uncompressed", {1, 3, 4}, st::uint16, "little-endian", &tiff16},
+    {"tiff32", "tif", "TIFF IEEE-754 float32, uncompressed", {1, 3, 4}, st::float32, "little-endian", &tiff32},
+    {"exr", "exr", "OpenEXR float32, ZIP", {1, 2, 3, 4}, st::float32, "little-endian", &exr32},
+    {"exr16", "exr", "OpenEXR half float, ZIP", {1, 2, 3, 4}, st::float16, "little-endian", &exr16},
+};
+
+std::size_t samples_of(const raster& r, sample_type t) {
+  switch (t) {
+    case sample_type::uint8:
+      return r.u8.size();
+    case sample_type::uint16:
+      return r.u16.size();
+    default:
+      return r.f32.size();
+  }
+}
+
+}  // namespace
+
+int output_format::bit_depth() const {
+  switch (samples) {
+    case sample_type::uint8:
+      return 8;
+    case sample_type::uint16:
+    case sample_type::float16:
+      return 16;
+    default:
+      return 32;
+  }
+}
+
+bool output_format::takes_channels(int n) const {
+  for (int c : channels)
+    if (c == n) return true;
+  return false;
+}
+
+std::vector<std::uint8_t> output_format::write(const raster& r) const {
+  if (!takes_channels(r.channels)) {
+    throw std::invalid_argument("format " + name + ": cannot store " + std::to_string(r.channels) + " channels");
+  }
+  const std::size_t expected = static_cast<std::size_t>(r.width < 0 ? 0 : r.width) *
+                               static_cast<std::size_t>(r.height < 0 ? 0 : r.height) *
+                               static_cast<std::size_t>(r.channels);
+  if (samples_of(r, samples) != expected) {
+    throw std::invalid_argument("format " + name + ": " + std::to_string(samples_of(r, samples)) +
+                                " samples for an image of " + std::to_string(r.width) + " x " +
+                                std::to_string(r.height) + " x " + std::to_string(r.channels));
+  }
+  return encode(r);
+}
+
+const std::vector<output_format>& output_formats() {
+  return k_formats;
+}
+
+const output_format& find_output_format(const std::string& name) {
+  for (const auto& f : k_formats)
+    if (f.name == name) return f;
+  throw std::out_of_range("unknown output format '" + name + "'");
+}
+
+encoded_raster encode_unit_samples(const std::vector<float>& unit, int width, int height, int channels,
+                                   const output_format& format,
+                                   const std::vector<std::pair<std::string, std::string>>& text,
+                                   std::vector<std::string> channel_names, const std::optional<georeference>& geo) {
+  raster r;
+  r.width = width;
+  r.height = height;
+  r.channels = channels;
+  r.text = text;
+  r.channel_names = std::move(channel_names);
+  r.geo = geo;
+  encoded_raster out;
+  if (format.is_float()) {
+    r.f32 = unit;
+  } else if (format.samples == sample_type::uint8) {
+    quantized8 q = quantize8(unit.data(), unit.size());
+    out.clipped = q.clipped;
+    r.u8 = std::move(q.values);
+  } else {
+    quantized16 q = quantize16(unit.data(), unit.size());
+    out.clipped = q.clipped;
+    r.u16 = std::move(q.values);
+  }
+  out.bytes = format.write(r);
+  return out;
+}
+
+}  // namespace landform
