@@ -194,6 +194,92 @@ void compute_stack(flow_graph& graph) {
   if (graph.stack.size() != n) throw std::logic_error("compute_stack: the receivers contain a cycle");
 }
 
+std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
+                                     int nthreads) {
+  compute_receivers_d8(z, width, height, cell_size, graph, nthreads);
+  compute_stack(graph);
+  const std::size_t n = z.size();
+  // Nodes whose descent ends in an interior pit, in stack order (receiver first).
+  std::vector<std::uint8_t> in_pit(n, 0);
+  std::size_t pit_nodes = 0;
+  for (const std::uint32_t c : graph.stack) {
+    const std::uint32_t r = graph.receiver[c];
+    bool pit = false;
+    if (r == c) {
+      const auto x = static_cast<int>(c % static_cast<std::uint32_t>(width));
+      const auto y = static_cast<int>(c / static_cast<std::uint32_t>(width));
+      pit = x > 0 && y > 0 && x < width - 1 && y < height - 1;
+    } else {
+      pit = in_pit[r] != 0;
+    }
+    in_pit[c] = pit ? 1 : 0;
+    pit_nodes += pit ? 1 : 0;
+  }
+  if (pit_nodes == 0) return 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!std::isfinite(z[k])) {
+      throw std::invalid_argument("route_depression_free_d8: height at node (" +
+                                  std::to_string(k % static_cast<std::size_t>(width)) + ", " +
+                                  std::to_string(k / static_cast<std::size_t>(width)) + ") is not finite");
+    }
+  }
+  const auto off = neighbour_offsets(width);
+  const auto neighbours = [&](std::uint32_t c, auto&& fn) {
+    const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
+    const int y = static_cast<int>(c / static_cast<std::uint32_t>(width));
+    const bool inner = x > 0 && y > 0 && x < width - 1 && y < height - 1;
+    for (std::size_t k = 0; k < 8; ++k) {
+      if (!inner) {
+        const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
+        if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+      }
+      fn(static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[k]));
+    }
+  };
+  // Seeds: drained nodes next to a pit catchment, in index order; state 1 =
+  // queued or done (seeds and drained nodes are never raised).
+  detail::radix_heap<flood_item, flood_key> open;
+  std::vector<std::uint8_t> closed(n, 0);
+  for (std::uint32_t c = 0; c < n; ++c) {
+    if (!in_pit[c]) continue;
+    neighbours(c, [&](std::uint32_t m) {
+      if (!in_pit[m] && !closed[m]) {
+        closed[m] = 1;
+        open.push({ordered_bits(z[m]), m});
+      }
+    });
+  }
+  std::vector<std::uint32_t> pit;
+  std::size_t pit_head = 0, raised_count = 0;
+  while (!open.empty() || pit_head < pit.size()) {
+    std::uint32_t c = 0;
+    if (pit_head < pit.size()) {
+      c = pit[pit_head];
+      if (++pit_head == pit.size()) {
+        pit.clear();
+        pit_head = 0;
+      }
+    } else {
+      c = open.pop().node;
+    }
+    const double zc = z[c];
+    neighbours(c, [&](std::uint32_t m) {
+      if (!in_pit[m] || closed[m]) return;
+      closed[m] = 1;
+      if (z[m] <= zc) {
+        z[m] = std::nextafter(zc, std::numeric_limits<double>::infinity());
+        ++raised_count;
+        pit.push_back(m);
+      } else {
+        open.push({ordered_bits(z[m]), m});
+      }
+    });
+  }
+  compute_receivers_d8(z, width, height, cell_size, graph, nthreads);
+  compute_stack(graph);
+  return raised_count;
+}
+
 std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size) {
   check_cell_size(cell_size, "drainage_area_d8");
   std::vector<double> area(graph.receiver.size(), cell_size * cell_size);

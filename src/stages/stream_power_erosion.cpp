@@ -94,17 +94,15 @@ stream_power_model::stream_power_model(int width, int height, double cell_size, 
 }
 
 void stream_power_model::fill_depressions() {
-  priority_flood_fill(m_z, m_width, m_height);
+  route_depression_free_d8(m_z, m_width, m_height, m_cell_size, m_graph, m_nthreads);
 }
 
 void stream_power_model::step(double dt) {
   const int w = m_width, ht = m_height;
   const std::size_t n = m_z.size();
   // 1. depressions, 2. routing.
-  priority_flood_fill(m_z, w, ht);
+  route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads);
   m_previous = m_z;
-  compute_receivers_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads);
-  compute_stack(m_graph);
   m_area = m_p.routing == routing_method::mfd ? drainage_area_mfd(m_z, w, ht, m_cell_size)
                                               : drainage_area_d8(m_graph, m_cell_size);
   // 3. uplift and the per-node incision factors F = K dt A^m / L^n (independent per node).

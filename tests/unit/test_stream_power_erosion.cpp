@@ -170,6 +170,30 @@ TEST_CASE("flow_routing: Priority-Flood fill drains a pit, MFD conserves area", 
                       "drainage_area_mfd: interior node (1, 1) has no lower neighbour; fill depressions first");
 }
 
+TEST_CASE("flow_routing: route_depression_free_d8 fills only depressions, to the Priority-Flood spill levels",
+          "[stages][stream_power]") {
+  const int w = 41, h = 33;
+  std::vector<double> z = noise_grid(w, h, 10.0, 4);
+  std::vector<double> reference = z;
+  priority_flood_fill(reference, w, h);
+  flow_graph g;
+  const std::size_t raised = route_depression_free_d8(z, w, h, 10.0, g);
+  REQUIRE(raised > 0);
+  for (std::size_t c = 0; c < z.size(); ++c) REQUIRE(z[c] == Approx(reference[c]).margin(1e-9));
+  for (int y = 1; y < h - 1; ++y) {
+    for (int x = 1; x < w - 1; ++x) {
+      const auto c = static_cast<std::uint32_t>(y * w + x);
+      REQUIRE(g.receiver[c] != c);
+      REQUIRE(z[g.receiver[c]] < z[c]);
+    }
+  }
+  REQUIRE(g.stack.size() == z.size());
+  // A surface that drains already is left as it is.
+  const std::vector<double> drained = z;
+  REQUIRE(route_depression_free_d8(z, w, h, 10.0, g) == 0);
+  REQUIRE(z == drained);
+}
+
 TEST_CASE("stream_power_erosion: analytic steady state S = (U/K)^(1/n) A^(-m/n)", "[stages][stream_power]") {
   // Uniform uplift, fixed base level, no diffusion: at steady state the
   // implicit scheme satisfies U = K A^m S^n exactly on every node with a receiver.

@@ -82,6 +82,28 @@ void compute_receivers_d8(const std::vector<double>& z, int width, int height, d
 /// @throws std::logic_error when the receivers contain a cycle
 void compute_stack(flow_graph& graph);
 
+/// Depression-free D8 routing in one call: receivers and stack of `z` after
+/// every closed depression is filled, where only the depressions are
+/// visited. Receivers are computed on `z` (rows in parallel); the nodes whose
+/// steepest-descent path ends in an interior pit (a node without a lower
+/// neighbour) are the depressions' catchments. Those alone are filled by
+/// Priority-Flood+epsilon (Barnes et al. 2014) seeded from their neighbours
+/// that drain to the border (the spill level of a catchment node is the lowest
+/// of max(path height, seed height) over such seeds, because a seed descends
+/// to the border from there), after which their receivers and the stack are
+/// recomputed. On a surface that already drains (the usual case between two
+/// erosion steps) this costs one receiver pass and one stack pass.
+///
+/// @param z width x height heights in metres, row-major; closed depressions
+///          are raised in place (every interior node then has a strictly
+///          lower neighbour)
+/// @param graph receives receivers, distances and stack of the filled `z`
+/// @return the number of nodes raised
+/// @throws std::invalid_argument as compute_receivers_d8() and priority_flood_fill()
+/// Determinism: the result depends only on `z`, not on `nthreads`.
+std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
+                                     int nthreads = 1);
+
 /// D8 drainage area in m^2: each node's cell area plus the areas of all its
 /// donors, accumulated in reverse stack order.
 /// @return width x height areas (>= cell_size^2), row-major

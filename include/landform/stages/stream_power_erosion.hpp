@@ -45,11 +45,12 @@ struct stream_power_maps {
 /// directly (steady state, one-step timing).
 ///
 /// Each step(dt), in this order:
-/// 1. depressions: Priority-Flood+epsilon (Barnes et al. 2014) fills every
-///    closed depression to its spill level (instant lake infill), so every
-///    cell drains to the map edge;
-/// 2. routing: D8 steepest-descent receivers (rows in parallel) and the
-///    stack of Braun and Willett (2013); drainage area A along the receivers
+/// 1. depressions and routing (route_depression_free_d8()): D8
+///    steepest-descent receivers (rows in parallel) and the stack of Braun
+///    and Willett (2013); the catchments of interior pits are filled to their
+///    spill level by Priority-Flood+epsilon (Barnes et al. 2014; instant lake
+///    infill) and rerouted, so every cell drains to the map edge;
+/// 2. drainage area A along the receivers
 ///    (`d8`) or by multiple flow direction (`mfd`, Freeman 1991, p = 1.1);
 ///    with `mfd` the incision still follows the steepest receiver, as
 ///    fastscapelib does;
