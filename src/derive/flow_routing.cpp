@@ -1,5 +1,6 @@
 #include "landform/derive/flow_routing.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -195,7 +196,7 @@ void compute_stack(flow_graph& graph) {
 }
 
 std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
-                                     int nthreads) {
+                                     int nthreads, double lake_gradient) {
   compute_receivers_d8(z, width, height, cell_size, graph, nthreads);
   compute_stack(graph);
   const std::size_t n = z.size();
@@ -251,6 +252,7 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
   }
   std::vector<std::uint32_t> pit;
   std::size_t pit_head = 0, raised_count = 0;
+  const double rise = lake_gradient * cell_size;
   while (!open.empty() || pit_head < pit.size()) {
     std::uint32_t c = 0;
     if (pit_head < pit.size()) {
@@ -263,11 +265,12 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
       c = open.pop().node;
     }
     const double zc = z[c];
+    const double raised = std::max(std::nextafter(zc, std::numeric_limits<double>::infinity()), zc + rise);
     neighbours(c, [&](std::uint32_t m) {
       if (!in_pit[m] || closed[m]) return;
       closed[m] = 1;
       if (z[m] <= zc) {
-        z[m] = std::nextafter(zc, std::numeric_limits<double>::infinity());
+        z[m] = raised;
         ++raised_count;
         pit.push_back(m);
       } else {

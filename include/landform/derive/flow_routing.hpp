@@ -101,8 +101,12 @@ void compute_stack(flow_graph& graph);
 /// @return the number of nodes raised
 /// @throws std::invalid_argument as compute_receivers_d8() and priority_flood_fill()
 /// Determinism: the result depends only on `z`, not on `nthreads`.
+/// @param lake_gradient m/m, >= 0: a raised node rises at least this much per
+///          cell length above the node that reached it (0: to the next
+///          representable double, Barnes' epsilon). A small real gradient
+///          (e.g. 1e-7) keeps filled lakes draining after later smoothing.
 std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
-                                     int nthreads = 1);
+                                     int nthreads = 1, double lake_gradient = 0.0);
 
 /// D8 drainage area in m^2: each node's cell area plus the areas of all its
 /// donors, accumulated in reverse stack order.
