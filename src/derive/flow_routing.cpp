@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numbers>
+#include <queue>
 #include <stdexcept>
 #include <string>
 
@@ -195,35 +197,12 @@ void compute_stack(flow_graph& graph) {
   if (graph.stack.size() != n) throw std::logic_error("compute_stack: the receivers contain a cycle");
 }
 
-std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
-                                     int nthreads, double lake_gradient) {
-  compute_receivers_d8(z, width, height, cell_size, graph, nthreads);
-  compute_stack(graph);
+namespace {
+
+// Priority-Flood+epsilon over the nodes of `region` only, seeded from their
+// neighbours outside it (which are never raised). Returns the nodes raised.
+std::size_t flood_region(std::vector<double>& z, int width, int height, const std::vector<std::uint8_t>& region) {
   const std::size_t n = z.size();
-  // Nodes whose descent ends in an interior pit, in stack order (receiver first).
-  std::vector<std::uint8_t> in_pit(n, 0);
-  std::size_t pit_nodes = 0;
-  for (const std::uint32_t c : graph.stack) {
-    const std::uint32_t r = graph.receiver[c];
-    bool pit = false;
-    if (r == c) {
-      const auto x = static_cast<int>(c % static_cast<std::uint32_t>(width));
-      const auto y = static_cast<int>(c / static_cast<std::uint32_t>(width));
-      pit = x > 0 && y > 0 && x < width - 1 && y < height - 1;
-    } else {
-      pit = in_pit[r] != 0;
-    }
-    in_pit[c] = pit ? 1 : 0;
-    pit_nodes += pit ? 1 : 0;
-  }
-  if (pit_nodes == 0) return 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    if (!std::isfinite(z[k])) {
-      throw std::invalid_argument("route_depression_free_d8: height at node (" +
-                                  std::to_string(k % static_cast<std::size_t>(width)) + ", " +
-                                  std::to_string(k / static_cast<std::size_t>(width)) + ") is not finite");
-    }
-  }
   const auto off = neighbour_offsets(width);
   const auto neighbours = [&](std::uint32_t c, auto&& fn) {
     const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
@@ -237,14 +216,13 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
       fn(static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[k]));
     }
   };
-  // Seeds: drained nodes next to a pit catchment, in index order; state 1 =
-  // queued or done (seeds and drained nodes are never raised).
+  // Seeds in index order; closed = queued or done.
   detail::radix_heap<flood_item, flood_key> open;
   std::vector<std::uint8_t> closed(n, 0);
   for (std::uint32_t c = 0; c < n; ++c) {
-    if (!in_pit[c]) continue;
+    if (!region[c]) continue;
     neighbours(c, [&](std::uint32_t m) {
-      if (!in_pit[m] && !closed[m]) {
+      if (!region[m] && !closed[m]) {
         closed[m] = 1;
         open.push({ordered_bits(z[m]), m});
       }
@@ -252,7 +230,6 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
   }
   std::vector<std::uint32_t> pit;
   std::size_t pit_head = 0, raised_count = 0;
-  const double rise = lake_gradient * cell_size;
   while (!open.empty() || pit_head < pit.size()) {
     std::uint32_t c = 0;
     if (pit_head < pit.size()) {
@@ -265,9 +242,9 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
       c = open.pop().node;
     }
     const double zc = z[c];
-    const double raised = std::max(std::nextafter(zc, std::numeric_limits<double>::infinity()), zc + rise);
+    const double raised = std::nextafter(zc, std::numeric_limits<double>::infinity());
     neighbours(c, [&](std::uint32_t m) {
-      if (!in_pit[m] || closed[m]) return;
+      if (!region[m] || closed[m]) return;
       closed[m] = 1;
       if (z[m] <= zc) {
         z[m] = raised;
@@ -278,9 +255,103 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
       }
     });
   }
+  return raised_count;
+}
+
+// Lake levels of the pit basins: the minimax pass height on the graph of
+// basins (0 = everything that drains to the border), by Dijkstra from basin 0.
+std::vector<double> basin_levels(const std::vector<double>& z, int width, int height,
+                                 const std::vector<std::uint32_t>& basin, std::uint32_t basins) {
+  struct edge {
+    std::uint32_t from, to;
+    double pass;
+  };
+  std::vector<edge> edges;
+  const auto off = neighbour_offsets(width);
+  for (std::uint32_t c = 0; c < z.size(); ++c) {
+    if (basin[c] == 0) continue;
+    const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
+    const int y = static_cast<int>(c / static_cast<std::uint32_t>(width));
+    for (std::size_t k = 0; k < 8; ++k) {
+      const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
+      if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+      const auto m = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[k]);
+      if (basin[m] == basin[c]) continue;
+      const double pass = std::max(z[c], z[m]);
+      edges.push_back({basin[c], basin[m], pass});
+      if (basin[m] == 0) edges.push_back({0, basin[c], pass});
+    }
+  }
+  std::vector<std::uint32_t> first(static_cast<std::size_t>(basins) + 2, 0);
+  for (const edge& e : edges) ++first[e.from + 1];
+  for (std::size_t b = 1; b < first.size(); ++b) first[b] += first[b - 1];
+  std::vector<edge> sorted(edges.size());
+  std::vector<std::uint32_t> fill = first;
+  for (const edge& e : edges) sorted[fill[e.from]++] = e;
+  std::vector<double> level(static_cast<std::size_t>(basins) + 1, std::numeric_limits<double>::infinity());
+  level[0] = -std::numeric_limits<double>::infinity();
+  using entry = std::pair<double, std::uint32_t>;
+  std::priority_queue<entry, std::vector<entry>, std::greater<>> queue;
+  queue.push({level[0], 0});
+  while (!queue.empty()) {
+    const auto [l, b] = queue.top();
+    queue.pop();
+    if (l > level[b]) continue;
+    for (std::uint32_t k = first[b]; k < first[b + 1]; ++k) {
+      const edge& e = sorted[k];
+      const double candidate = std::max(l, e.pass);
+      if (candidate < level[e.to]) {
+        level[e.to] = candidate;
+        queue.push({candidate, e.to});
+      }
+    }
+  }
+  return level;
+}
+
+}  // namespace
+
+std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
+                                     int nthreads) {
   compute_receivers_d8(z, width, height, cell_size, graph, nthreads);
   compute_stack(graph);
-  return raised_count;
+  const std::size_t n = z.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!std::isfinite(z[k])) {
+      throw std::invalid_argument("route_depression_free_d8: height at node (" +
+                                  std::to_string(k % static_cast<std::size_t>(width)) + ", " +
+                                  std::to_string(k / static_cast<std::size_t>(width)) + ") is not finite");
+    }
+  }
+  std::size_t raised = 0;
+  std::vector<std::uint32_t> basin(n, 0);
+  std::vector<std::uint8_t> region(n, 0);
+  for (int attempt = 0;; ++attempt) {
+    // Basins of the interior pits (0 = drains to the border), in stack order.
+    std::uint32_t basins = 0;
+    for (const std::uint32_t c : graph.stack) {
+      const std::uint32_t r = graph.receiver[c];
+      if (r == c) {
+        const auto x = static_cast<int>(c % static_cast<std::uint32_t>(width));
+        const auto y = static_cast<int>(c / static_cast<std::uint32_t>(width));
+        basin[c] = (x > 0 && y > 0 && x < width - 1 && y < height - 1) ? ++basins : 0;
+      } else {
+        basin[c] = basin[r];
+      }
+    }
+    if (basins == 0) return raised;
+    if (attempt < 2) {
+      // Only the lakes: basin nodes at or below their basin's spill level.
+      const std::vector<double> level = basin_levels(z, width, height, basin, basins);
+      for (std::size_t c = 0; c < n; ++c) region[c] = basin[c] != 0 && z[c] <= level[basin[c]] ? 1 : 0;
+    } else {
+      // Whole catchments: always leaves every node draining.
+      for (std::size_t c = 0; c < n; ++c) region[c] = basin[c] != 0 ? 1 : 0;
+    }
+    raised += flood_region(z, width, height, region);
+    compute_receivers_d8(z, width, height, cell_size, graph, nthreads);
+    compute_stack(graph);
+  }
 }
 
 std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size) {

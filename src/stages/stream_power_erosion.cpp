@@ -45,9 +45,6 @@ namespace {
 constexpr int k_deposition_iterations = 5;
 constexpr int k_newton_iterations = 60;
 constexpr int k_column_block = 64;
-// Filled lakes slope by 1e-7 m/m towards their outlet, so that diffusion's
-// rounding on them does not reopen closed depressions every step.
-constexpr double k_lake_gradient = 1e-7;
 
 void check_field(std::size_t n, int width, int height, const char* what) {
   if (width < 1 || height < 1 || n != static_cast<std::size_t>(width) * static_cast<std::size_t>(height)) {
@@ -104,7 +101,7 @@ void stream_power_model::step(double dt) {
   const int w = m_width, ht = m_height;
   const std::size_t n = m_z.size();
   // 1. depressions, 2. routing.
-  route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads, k_lake_gradient);
+  route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads);
   m_previous = m_z;
   m_area = m_p.routing == routing_method::mfd ? drainage_area_mfd(m_z, w, ht, m_cell_size)
                                               : drainage_area_d8(m_graph, m_cell_size);

@@ -294,9 +294,8 @@ TEST_CASE("stream_power_erosion: the same world at two resolutions", "[stages][s
   // A 12.8 km square world at 200 and 100 m cells from the same low-relief
   // start, 30 Myr of uplift (near steady state); channels are nodes draining
   // >= 1 km^2. Measured (also at 256^2, 50 m, with tools outside the suite):
-  // hypsometric integral 0.383 / 0.400 / 0.429, drainage density 0.493 /
-  // 0.516 / 0.495 km/km^2, mean elevation 46.4 / 56.5 / 66.5 m (256^2 before
-  // the 1e-7 lake gradient). The mean
+  // hypsometric integral 0.391 / 0.404 / 0.429, drainage density 0.477 /
+  // 0.514 / 0.495 km/km^2, mean elevation 46.2 / 56.4 / 66.5 m. The mean
   // elevation does NOT meet the 5 % target: with D8 (and MFD) the drainage
   // area of an unchannelled hillslope cell is (distance to the divide) x
   // cell_size, so finer cells erode hillslopes less (relief ~ cell_size^-m

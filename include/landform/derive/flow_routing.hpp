@@ -86,13 +86,16 @@ void compute_stack(flow_graph& graph);
 /// every closed depression is filled, where only the depressions are
 /// visited. Receivers are computed on `z` (rows in parallel); the nodes whose
 /// steepest-descent path ends in an interior pit (a node without a lower
-/// neighbour) are the depressions' catchments. Those alone are filled by
-/// Priority-Flood+epsilon (Barnes et al. 2014) seeded from their neighbours
-/// that drain to the border (the spill level of a catchment node is the lowest
-/// of max(path height, seed height) over such seeds, because a seed descends
-/// to the border from there), after which their receivers and the stack are
-/// recomputed. On a surface that already drains (the usual case between two
-/// erosion steps) this costs one receiver pass and one stack pass.
+/// neighbour) form the pits' basins. Each basin's lake level is its minimax
+/// pass height to the border over the graph of basins (Dijkstra; the basin
+/// graph of fastscapelib and Cordonnier et al. 2019 in spirit); the basin
+/// nodes at or below that level (the lakes) are filled by Priority-Flood+epsilon
+/// (Barnes et al. 2014) seeded from their neighbours outside the lakes. The
+/// epsilon rise can leave a node just above a lake without a lower
+/// neighbour; the routing is then repeated, and the third time whole basins
+/// are flooded, which always drains. On a surface that already drains (the
+/// usual case between two erosion steps) this costs one receiver pass and
+/// one stack pass.
 ///
 /// @param z width x height heights in metres, row-major; closed depressions
 ///          are raised in place (every interior node then has a strictly
@@ -101,12 +104,8 @@ void compute_stack(flow_graph& graph);
 /// @return the number of nodes raised
 /// @throws std::invalid_argument as compute_receivers_d8() and priority_flood_fill()
 /// Determinism: the result depends only on `z`, not on `nthreads`.
-/// @param lake_gradient m/m, >= 0: a raised node rises at least this much per
-///          cell length above the node that reached it (0: to the next
-///          representable double, Barnes' epsilon). A small real gradient
-///          (e.g. 1e-7) keeps filled lakes draining after later smoothing.
 std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
-                                     int nthreads = 1, double lake_gradient = 0.0);
+                                     int nthreads = 1);
 
 /// D8 drainage area in m^2: each node's cell area plus the areas of all its
 /// donors, accumulated in reverse stack order.

@@ -47,9 +47,10 @@ struct stream_power_maps {
 /// Each step(dt), in this order:
 /// 1. depressions and routing (route_depression_free_d8()): D8
 ///    steepest-descent receivers (rows in parallel) and the stack of Braun
-///    and Willett (2013); the catchments of interior pits are filled to their
-///    spill level by Priority-Flood+epsilon (Barnes et al. 2014; instant lake
-///    infill) and rerouted, so every cell drains to the map edge;
+///    and Willett (2013); the lakes of interior pits (basin nodes below their
+///    spill level, found on the graph of basins) are filled by
+///    Priority-Flood+epsilon (Barnes et al. 2014; instant lake infill) and
+///    rerouted, so every cell drains to the map edge;
 /// 2. drainage area A along the receivers
 ///    (`d8`) or by multiple flow direction (`mfd`, Freeman 1991, p = 1.1);
 ///    with `mfd` the incision still follows the steepest receiver, as
