@@ -61,6 +61,8 @@ mkdir -p "$img/stages"
 "$bin" stages | while read -r category name _; do
   case "$name" in
     image) stage='{"type":"image","path":"docs/img/value-noise.png"}' ;;
+    # 128 cells of 1 m and 1 m of relief: K and D scaled to the tiny map, then stretched to [0, 1].
+    stream_power_erosion) stage='{"type":"stream_power_erosion","erodibility":2e-3,"diffusivity":0.0005,"time_step":200,"duration":20000},{"type":"normalize","mode":"min_max"}' ;;
     *) stage="{\"type\":\"$name\"}" ;;
   esac
   if [ "$category" = generator ]; then

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "landform/core/parallel.hpp"
+#include "radix_heap.hpp"
 
 namespace landform {
 
@@ -52,42 +53,6 @@ std::uint64_t queue_key(float z, std::uint32_t cell) {
 float key_height(std::uint64_t key) {
   return from_ordered_bits(static_cast<std::uint32_t>(key >> 32));
 }
-
-// A monotone priority queue (radix heap, Ahuja, Mehlhorn, Orlin and Tarjan
-// 1990) over distinct 64-bit keys: pop() returns the smallest key, and every
-// key pushed must be >= the last one popped. Priority-Flood satisfies this
-// (cells enter the queue only above the cell being processed), and pops the
-// same sequence a binary heap would, with sequential memory access.
-class radix_heap {
- public:
-  [[nodiscard]] bool empty() const { return m_size == 0; }
-  void push(std::uint64_t key) {
-    m_buckets[bucket_of(key)].push_back(key);
-    ++m_size;
-  }
-  std::uint64_t pop() {
-    if (m_buckets[0].empty()) {
-      std::size_t i = 1;
-      while (m_buckets[i].empty()) ++i;
-      std::vector<std::uint64_t>& from = m_buckets[i];
-      m_last = *std::min_element(from.begin(), from.end());
-      for (std::uint64_t key : from) m_buckets[bucket_of(key)].push_back(key);
-      from.clear();
-    }
-    const std::uint64_t key = m_buckets[0].back();
-    m_buckets[0].pop_back();
-    --m_size;
-    return key;
-  }
-
- private:
-  [[nodiscard]] std::size_t bucket_of(std::uint64_t key) const {
-    return key == m_last ? 0 : static_cast<std::size_t>(64 - std::countl_zero(key ^ m_last));
-  }
-  std::array<std::vector<std::uint64_t>, 65> m_buckets;
-  std::uint64_t m_last = 0;
-  std::size_t m_size = 0;
-};
 
 void check_size(std::size_t n, int width, int height, const char* what) {
   if (width < 1 || height < 1 || n != static_cast<std::size_t>(width) * static_cast<std::size_t>(height)) {
@@ -204,7 +169,7 @@ std::vector<double> priority_flood_epsilon(const heightfield& h) {
     double z;
     std::uint32_t cell;
   };
-  radix_heap open;
+  detail::radix_heap<std::uint64_t, detail::key_is_value> open;
   std::vector<pit_cell> pit;  // FIFO of raised cells, processed before `open`
   std::size_t pit_head = 0;
 

@@ -17,6 +17,7 @@
 #include "landform/stages/perturb.hpp"
 #include "landform/stages/scale_bias.hpp"
 #include "landform/stages/smooth.hpp"
+#include "landform/stages/stream_power_erosion.hpp"
 #include "landform/stages/terrace.hpp"
 #include "landform/stages/thermal_erosion.hpp"
 #include "landform/stages/value_noise.hpp"
@@ -45,6 +46,7 @@ void register_builtin_stages(stage_registry& registry) {
   registry.add(smooth_stage_info());
   registry.add(thermal_erosion_stage_info());
   registry.add(hydraulic_erosion_stage_info());
+  registry.add(stream_power_erosion_stage_info());
   registry.add(normalize_stage_info());
   registry.add(curve_stage_info());
   registry.add(terrace_stage_info());

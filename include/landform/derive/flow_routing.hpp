@@ -1,0 +1,132 @@
+#pragma once
+/// @file
+/// Flow routing for landscape evolution and hydrology, in the field's terms:
+/// depression resolution by Priority-Flood, steepest-descent (D8) receivers,
+/// the donor / stack order of Braun and Willett (2013), and drainage area
+/// accumulated along D8 receivers or by multiple flow direction (Freeman 1991).
+///
+/// All functions work on a width x height grid of float64 heights in metres
+/// (row-major, row 0 = top, node (x, y) at index y * width + x) with square
+/// cells of `cell_size` metres. The grid's border nodes are the **outlets**
+/// (open boundary, base level): their receiver is themselves and water that
+/// reaches them leaves the map. Nothing here depends on the thread count.
+
+#include <cstdint>
+#include <vector>
+
+namespace landform {
+
+/// How drainage area is accumulated.
+enum class routing_method {
+  d8,   ///< all to the steepest-descent receiver (O'Callaghan and Mark 1984)
+  mfd,  ///< split among all lower neighbours (Freeman 1991), see drainage_area_mfd()
+};
+
+/// The single-receiver flow graph of a grid: every node's steepest-descent
+/// receiver and the stack order (Braun and Willett 2013).
+struct flow_graph {
+  int width = 0;
+  int height = 0;
+  /// width x height: index of each node's receiver; an outlet (border node)
+  /// or a pit is its own receiver.
+  std::vector<std::uint32_t> receiver;
+  /// width x height: distance to the receiver in metres (cell_size or
+  /// cell_size * sqrt 2; 0 for an outlet or pit).
+  std::vector<double> receiver_distance;
+  /// All nodes, each after its receiver ("downstream to upstream": outlets
+  /// first). Walk it forwards to solve from base level upwards (the implicit
+  /// stream-power solver), backwards to accumulate downstream.
+  std::vector<std::uint32_t> stack;
+
+  /// True for a node that is its own receiver.
+  [[nodiscard]] bool is_base(std::uint32_t node) const { return receiver[node] == node; }
+};
+
+/// Fills every closed depression in place by Priority-Flood+epsilon (Barnes,
+/// Lehman and Mulla 2014, "Priority-Flood: An optimal depression-filling and
+/// watershed-labeling algorithm for digital elevation models", Computers &
+/// Geosciences 62): seeded from the border, a node not higher than the node
+/// that reached it is raised to the next representable double above it, so
+/// afterwards every interior node has a strictly lower neighbour and drains to
+/// the border. Nodes above their spill level are unchanged.
+///
+/// @param z width x height heights (any unit), row-major; modified in place
+/// @return the number of nodes raised
+/// @throws std::invalid_argument for a size mismatch or a non-finite height
+/// Determinism: the queue pops the lowest height first (equal heights last-in
+/// first-out), so the result depends only on the heights. Serial, close to
+/// linear time (radix heap).
+std::size_t priority_flood_fill(std::vector<double>& z, int width, int height);
+
+/// Steepest-descent (D8) receivers: each interior node's receiver is the
+/// neighbour with the largest drop / distance (distances cell_size and
+/// cell_size * sqrt 2), strictly downhill; ties go to the first in the
+/// neighbour order of derive/flow.hpp (E, NE, N, NW, W, SW, S, SE). Border
+/// nodes and interior nodes without a lower neighbour (none after
+/// priority_flood_fill()) are their own receivers. Fills `graph.receiver` and
+/// `graph.receiver_distance`, not the stack.
+///
+/// @param z         width x height heights in metres, row-major
+/// @param cell_size metres, > 0
+/// @param nthreads  0 = all cores, 1 = serial; rows are independent, so the
+///                  result is identical for every thread count
+/// @throws std::invalid_argument for a size mismatch or cell_size <= 0
+void compute_receivers_d8(const std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
+                          int nthreads = 1);
+
+/// The stack order of Braun and Willett (2013, "A very efficient O(n),
+/// implicit and parallel method to solve the stream power equation governing
+/// fluvial incision and landscape evolution", Geomorphology 180-181): a
+/// depth-first walk over the donors (the nodes whose receiver a node is) from
+/// each base node in index order. O(n), serial.
+/// @throws std::logic_error when the receivers contain a cycle
+void compute_stack(flow_graph& graph);
+
+/// Depression-free D8 routing in one call: receivers and stack of `z` after
+/// every closed depression is filled, where only the depressions are
+/// visited. Receivers are computed on `z` (rows in parallel); the nodes whose
+/// steepest-descent path ends in an interior pit (a node without a lower
+/// neighbour) form the pits' basins. Each basin's lake level is its minimax
+/// pass height to the border over the graph of basins (Dijkstra; the basin
+/// graph of fastscapelib and Cordonnier et al. 2019 in spirit); the basin
+/// nodes at or below that level (the lakes) are filled by Priority-Flood+epsilon
+/// (Barnes et al. 2014) seeded from their neighbours outside the lakes. The
+/// epsilon rise can leave a node just above a lake without a lower
+/// neighbour; the routing is then repeated, and the third time whole basins
+/// are flooded, which always drains. On a surface that already drains (the
+/// usual case between two erosion steps) this costs one receiver pass and
+/// one stack pass.
+///
+/// @param z width x height heights in metres, row-major; closed depressions
+///          are raised in place (every interior node then has a strictly
+///          lower neighbour)
+/// @param graph receives receivers, distances and stack of the filled `z`
+/// @return the number of nodes raised
+/// @throws std::invalid_argument as compute_receivers_d8() and priority_flood_fill()
+/// Determinism: the result depends only on `z`, not on `nthreads`.
+std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
+                                     int nthreads = 1);
+
+/// D8 drainage area in m^2: each node's cell area plus the areas of all its
+/// donors, accumulated in reverse stack order.
+/// @return width x height areas (>= cell_size^2), row-major
+std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size);
+
+/// Multiple-flow-direction drainage area in m^2 after Freeman (1991,
+/// "Calculating catchment area with divergent flow based on a regular grid",
+/// Computers & Geosciences 17(3)): an interior node passes its area to every
+/// lower neighbour k in proportion to S_k^p (S_k = drop / distance, p =
+/// `exponent`, Freeman's 1.1; Quinn et al. 1991 is p = 1 with contour-length
+/// weights). Border nodes are outlets and pass nothing on. The heights must be
+/// depression-free (priority_flood_fill()) so that every interior node has a
+/// lower neighbour; the order is Kahn's topological sort over the graph of
+/// lower neighbours, sources in index order. Serial.
+///
+/// @param z width x height heights in metres, row-major, depression-free
+/// @return width x height areas (>= cell_size^2), row-major
+/// @throws std::invalid_argument for a size mismatch, cell_size <= 0 or
+///         exponent <= 0; std::logic_error for an interior pit
+std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, int height, double cell_size,
+                                      double exponent = 1.1);
+
+}  // namespace landform

@@ -1,0 +1,159 @@
+#pragma once
+/// @file
+/// `stream_power_erosion`: landscape evolution by uplift, stream-power fluvial
+/// incision and hillslope diffusion (Braun and Willett 2013, Yuan et al. 2019),
+/// in physical units.
+
+#include <string>
+#include <vector>
+
+#include "landform/derive/flow_routing.hpp"
+#include "landform/stages/stage.hpp"
+
+namespace landform {
+
+/// Parameters of the `stream_power_erosion` filter. Heights are metres
+/// (height units x `height_scale`), distances metres (`cell_size`), time years.
+struct stream_power_erosion_params {
+  double uplift = 1.0;            ///< U, mm/yr, 0 to 100 (rock uplift rate of interior cells)
+  std::string uplift_layer;       ///< layer multiplying U cell by cell; empty = uniform
+  double erodibility = 2e-5;      ///< K, yr^-1 m^(1-2m), > 0 (n = 1; in general m^(1 - 2m) / yr / m^(1-n))
+  std::string erodibility_layer;  ///< layer multiplying K cell by cell; empty = uniform
+  double m = 0.45;                ///< drainage-area exponent, 0 to 2
+  double n = 1.0;                 ///< slope exponent, 0.5 to 4 (1: direct solve, else Newton)
+  double diffusivity = 0.01;      ///< D, m^2/yr, 0 to 100 (hillslope creep)
+  double time_step = 1e4;         ///< years, > 0
+  double duration = 1e6;          ///< years, > 0; steps = ceil(duration / time_step)
+  routing_method routing = routing_method::d8;  ///< how drainage area is accumulated
+  double deposition = 0.0;  ///< G, dimensionless, 0 to 10 (Yuan et al. 2019); 0 = detachment-limited
+
+  static const param_schema<stream_power_erosion_params>& schema();
+  /// Rules across parameters: time_step <= duration.
+  void check(std::vector<std::pair<std::string, std::string>>& problems) const;
+};
+
+/// Optional per-cell maps of a run, each width x height, row-major, of the
+/// last time step.
+struct stream_power_maps {
+  std::vector<float> drainage_area;  ///< m^2 (>= cell_size^2)
+  std::vector<float> erosion_rate;   ///< mm/yr: uplift minus the rate of height change (0 on the border)
+  std::vector<float> uplift;         ///< mm/yr: the uplift rate applied (0 on the border)
+};
+
+/// The evolving landscape of one run, in metres and years, advanced step by
+/// step. apply_stream_power_erosion() drives it; tests and benchmarks use it
+/// directly (steady state, one-step timing).
+///
+/// Each step(dt), in this order:
+/// 1. depressions and routing (route_depression_free_d8()): D8
+///    steepest-descent receivers (rows in parallel) and the stack of Braun
+///    and Willett (2013); the lakes of interior pits (basin nodes below their
+///    spill level, found on the graph of basins) are filled by
+///    Priority-Flood+epsilon (Barnes et al. 2014; instant lake infill) and
+///    rerouted, so every cell drains to the map edge;
+/// 2. drainage area A along the receivers
+///    (`d8`) or by multiple flow direction (`mfd`, Freeman 1991, p = 1.1);
+///    with `mfd` the incision still follows the steepest receiver, as
+///    fastscapelib does;
+/// 3. uplift: h += U dt on interior cells;
+/// 4. incision: dh/dt = -K A^m S^n, implicit in time, solved node by node in
+///    stack order (base level first): for n = 1 directly, h_i = (h_i + F h_r) /
+///    (1 + F) with F = K dt A^m / L (Braun and Willett 2013, eq. 21), for
+///    n != 1 by safeguarded Newton iterations on h_i - h_i* + F (h_i - h_r)^n = 0
+///    with F = K dt A^m / L^n (their eq. 24). Serial;
+/// 5. deposition (G > 0): Yuan et al. (2019, "A new efficient method to solve
+///    the stream power law model taking into account sediment deposition",
+///    JGR Earth Surface 124) add G / A * Qs, Qs the net eroded volume rate
+///    from upstream (including the cell): 5 fixed lagged iterations of the
+///    solve of step 4, each with Qs from the previous one;
+/// 6. diffusion: dh/dt = D laplacian(h), implicit, split into a row pass and a
+///    column pass (each an exact tridiagonal solve, unconditionally stable);
+///    rows (then blocks of columns) in parallel, each solved in one fixed order.
+/// The border cells are the base level: fixed at their input heights
+/// throughout.
+class stream_power_model {
+ public:
+  /// @param heights      width x height metres, row-major (finite)
+  /// @param uplift       width x height uplift rates in m/yr (border ignored)
+  /// @param erodibility  width x height K values
+  /// @throws std::invalid_argument for sizes that do not match or cell_size <= 0
+  stream_power_model(int width, int height, double cell_size, std::vector<double> heights, std::vector<double> uplift,
+                     std::vector<double> erodibility, const stream_power_erosion_params& p, int nthreads);
+
+  /// Advances by dt years (> 0).
+  void step(double dt);
+
+  /// Fills closed depressions left by the last diffusion step (Priority-Flood+epsilon).
+  void fill_depressions();
+
+  [[nodiscard]] int width() const { return m_width; }
+  [[nodiscard]] int height() const { return m_height; }
+  [[nodiscard]] double cell_size() const { return m_cell_size; }
+  /// Heights in metres.
+  [[nodiscard]] const std::vector<double>& elevation() const { return m_z; }
+  /// Drainage area of the last step, m^2.
+  [[nodiscard]] const std::vector<double>& drainage_area() const { return m_area; }
+  /// Receivers and stack of the last step.
+  [[nodiscard]] const flow_graph& graph() const { return m_graph; }
+  /// Uplift rates, m/yr.
+  [[nodiscard]] const std::vector<double>& uplift() const { return m_uplift; }
+  /// Heights at the start of the last step (after depression filling), metres.
+  [[nodiscard]] const std::vector<double>& previous_elevation() const { return m_previous; }
+
+ private:
+  void solve_incision(double dt, const std::vector<double>& uplifted);
+  void diffuse(double dt);
+
+  int m_width = 0, m_height = 0;
+  double m_cell_size = 1.0;
+  stream_power_erosion_params m_p;
+  int m_nthreads = 1;
+  std::vector<double> m_z, m_uplift, m_k, m_area, m_factor, m_previous, m_scratch;
+  flow_graph m_graph;
+};
+
+/// Evolves a landscape under uplift, river incision and hillslope creep:
+/// dh/dt = U - K A^m S^n + D laplacian(h) (+ G / A Qs), so that noise becomes
+/// dendritic, fully drained valley networks with concave river profiles.
+///
+/// Method and order of operations: stream_power_model. Units: h in metres
+/// (height units x ctx.height_scale), x in metres (the heightfield's
+/// cell_size), t in years, U in mm/yr, K in yr^-1 m^(1-2m) (for n = 1), D in
+/// m^2/yr. The same preset at another resolution over the same world gives the
+/// same landscape up to the resolution of the channels (the threshold of
+/// channel heads moves with the cell area).
+///
+/// Parameters, visually:
+/// - `uplift` (with `uplift_layer`): raises the land; steady-state relief
+///   scales with U / K. A noise layer as `uplift_layer` raises ranges
+///   where it is high (Cordonnier et al. 2016).
+/// - `erodibility` K: how fast rivers cut; higher K gives lower relief and
+///   reaches steady state sooner (response time ~ 1 / (K A^m)).
+/// - `m`, `n`: the concavity m / n of river profiles (0.35 to 0.6 in nature);
+///   larger m / n gives steeper headwaters and flatter trunk valleys.
+/// - `diffusivity` D: rounds ridges and widens valleys; 0 gives knife-edge
+///   ridges, 0.01 to 0.1 m^2/yr soil-mantled hills at 10 to 100 m cells.
+/// - `time_step`, `duration`: duration x U is the rock uplifted; the implicit
+///   solvers are stable for any step, but steps much longer than the response
+///   time smooth the transient.
+/// - `routing`: `d8` gives crisp single-thread valleys; `mfd` spreads area on
+///   hillslopes and divergent ground (smoother, more natural hillslopes).
+/// - `deposition` G: 0 is detachment-limited incision; around 1 valleys fill
+///   with sediment and flat floors and fans form where rivers leave mountains.
+///
+/// @pre finite heights; ctx.height_scale > 0; the heightfield's cell size > 0.
+/// @post heights finite; border cells unchanged; no closed depression (every
+/// cell drains to the border along non-increasing heights).
+/// @throws std::invalid_argument when `uplift_layer` or `erodibility_layer`
+///         names a layer that no earlier stage wrote (or there are no layers).
+///
+/// Determinism and threading: rows run in parallel only where cells are
+/// independent (receivers, per-cell factors, the diffusion row and column
+/// solves); the flood, stack and incision solve are serial; the result is
+/// bit-identical for every thread count. Scope: world (needs the whole map).
+void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_params& p, const stage_context& ctx,
+                                stream_power_maps* maps = nullptr);
+
+stage_info stream_power_erosion_stage_info();
+
+}  // namespace landform

@@ -1,0 +1,433 @@
+#include "landform/derive/flow_routing.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numbers>
+#include <queue>
+#include <stdexcept>
+#include <string>
+
+#include "landform/core/parallel.hpp"
+#include "landform/derive/flow.hpp"
+#include "radix_heap.hpp"
+
+namespace landform {
+
+namespace {
+
+void check_grid(std::size_t n, int width, int height, const char* what) {
+  if (width < 1 || height < 1 || n != static_cast<std::size_t>(width) * static_cast<std::size_t>(height)) {
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(n) + " values for a " +
+                                std::to_string(width) + " x " + std::to_string(height) + " grid");
+  }
+}
+
+void check_cell_size(double cell_size, const char* what) {
+  if (!(cell_size > 0.0) || !std::isfinite(cell_size)) {
+    throw std::invalid_argument(std::string(what) + ": cell_size " + std::to_string(cell_size) + ", must be > 0");
+  }
+}
+
+// A double's bits as an unsigned integer with the same order.
+std::uint64_t ordered_bits(double v) {
+  const auto bits = std::bit_cast<std::uint64_t>(v);
+  return (bits & 0x8000000000000000ull) ? ~bits : (bits | 0x8000000000000000ull);
+}
+
+struct flood_item {
+  std::uint64_t key;  // ordered_bits(height)
+  std::uint32_t node;
+};
+struct flood_key {
+  std::uint64_t operator()(const flood_item& item) const { return item.key; }
+};
+
+// Offsets of the 8 neighbours in the order of derive/flow.hpp.
+std::array<std::ptrdiff_t, 8> neighbour_offsets(int width) {
+  std::array<std::ptrdiff_t, 8> off{};
+  for (std::size_t k = 0; k < 8; ++k) off[k] = k_flow_dx[k] + static_cast<std::ptrdiff_t>(k_flow_dy[k]) * width;
+  return off;
+}
+
+}  // namespace
+
+std::size_t priority_flood_fill(std::vector<double>& z, int width, int height) {
+  check_grid(z.size(), width, height, "priority_flood_fill");
+  const std::size_t n = z.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!std::isfinite(z[k])) {
+      throw std::invalid_argument("priority_flood_fill: height at node (" +
+                                  std::to_string(k % static_cast<std::size_t>(width)) + ", " +
+                                  std::to_string(k / static_cast<std::size_t>(width)) + ") is not finite");
+    }
+  }
+  std::vector<std::uint64_t> closed((n + 63) / 64, 0);
+  const auto close = [&closed](std::size_t c) {
+    std::uint64_t& word = closed[c >> 6];
+    const std::uint64_t bit = std::uint64_t{1} << (c & 63);
+    const bool was = (word & bit) != 0;
+    word |= bit;
+    return !was;
+  };
+  detail::radix_heap<flood_item, flood_key> open;
+  std::vector<std::uint32_t> pit;  // FIFO of raised nodes, processed before `open`
+  std::size_t pit_head = 0, raised_count = 0;
+  const auto seed = [&](int x, int y) {
+    const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
+    if (close(c)) open.push({ordered_bits(z[c]), static_cast<std::uint32_t>(c)});
+  };
+  for (int x = 0; x < width; ++x) {
+    seed(x, 0);
+    seed(x, height - 1);
+  }
+  for (int y = 1; y < height - 1; ++y) {
+    seed(0, y);
+    seed(width - 1, y);
+  }
+  const auto off = neighbour_offsets(width);
+  while (!open.empty() || pit_head < pit.size()) {
+    std::uint32_t c = 0;
+    if (pit_head < pit.size()) {
+      c = pit[pit_head];
+      if (++pit_head == pit.size()) {
+        pit.clear();
+        pit_head = 0;
+      }
+    } else {
+      c = open.pop().node;
+    }
+    const double zc = z[c];
+    const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
+    const int y = static_cast<int>(c / static_cast<std::uint32_t>(width));
+    const bool inner = x > 0 && y > 0 && x < width - 1 && y < height - 1;
+    for (std::size_t k = 0; k < 8; ++k) {
+      if (!inner) {
+        const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
+        if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+      }
+      const auto m = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k]);
+      if (!close(m)) continue;
+      if (z[m] <= zc) {
+        z[m] = std::nextafter(zc, std::numeric_limits<double>::infinity());
+        ++raised_count;
+        pit.push_back(static_cast<std::uint32_t>(m));
+      } else {
+        open.push({ordered_bits(z[m]), static_cast<std::uint32_t>(m)});
+      }
+    }
+  }
+  return raised_count;
+}
+
+void compute_receivers_d8(const std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
+                          int nthreads) {
+  check_grid(z.size(), width, height, "compute_receivers_d8");
+  check_cell_size(cell_size, "compute_receivers_d8");
+  graph.width = width;
+  graph.height = height;
+  graph.receiver.resize(z.size());
+  graph.receiver_distance.resize(z.size());
+  const auto off = neighbour_offsets(width);
+  const double diagonal = cell_size * std::numbers::sqrt2;
+  const double inv_sqrt2 = 1.0 / std::numbers::sqrt2;
+  parallel_rows(height, nthreads, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      const std::size_t row = static_cast<std::size_t>(y) * static_cast<std::size_t>(width);
+      for (int x = 0; x < width; ++x) {
+        const std::size_t c = row + static_cast<std::size_t>(x);
+        std::uint32_t best_node = static_cast<std::uint32_t>(c);
+        double best_distance = 0.0;
+        if (x > 0 && y > 0 && x < width - 1 && y < height - 1) {
+          const double zc = z[c];
+          double best = 0.0;  // drop per cell length; only strictly downhill wins
+          int best_k = -1;
+          for (std::size_t k = 0; k < 8; ++k) {
+            const double drop = zc - z[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k])];
+            const double s = (k % 2 == 0) ? drop : drop * inv_sqrt2;
+            if (s > best) {
+              best = s;
+              best_k = static_cast<int>(k);
+            }
+          }
+          if (best_k >= 0) {
+            best_node =
+                static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[static_cast<std::size_t>(best_k)]);
+            best_distance = best_k % 2 == 0 ? cell_size : diagonal;
+          }
+        }
+        graph.receiver[c] = best_node;
+        graph.receiver_distance[c] = best_distance;
+      }
+    }
+  });
+}
+
+void compute_stack(flow_graph& graph) {
+  const int width = graph.width, height = graph.height;
+  check_grid(graph.receiver.size(), width, height, "compute_stack");
+  const std::size_t n = graph.receiver.size();
+  graph.stack.clear();
+  graph.stack.reserve(n);
+  const auto off = neighbour_offsets(width);
+  std::vector<std::uint32_t> todo;
+  for (std::size_t base = 0; base < n; ++base) {
+    if (graph.receiver[base] != base) continue;
+    todo.push_back(static_cast<std::uint32_t>(base));
+    while (!todo.empty()) {
+      const std::uint32_t c = todo.back();
+      todo.pop_back();
+      graph.stack.push_back(c);
+      // Donors: neighbours whose receiver is c (an outlet has none from outside the map).
+      const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
+      const int y = static_cast<int>(c / static_cast<std::uint32_t>(width));
+      const bool inner = x > 0 && y > 0 && x < width - 1 && y < height - 1;
+      for (std::size_t k = 0; k < 8; ++k) {
+        if (!inner) {
+          const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+        }
+        const auto d = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[k]);
+        if (graph.receiver[d] == c && d != c) todo.push_back(d);
+      }
+    }
+  }
+  if (graph.stack.size() != n) throw std::logic_error("compute_stack: the receivers contain a cycle");
+}
+
+namespace {
+
+// Priority-Flood+epsilon over the nodes of `region` only, seeded from their
+// neighbours outside it (which are never raised). Returns the nodes raised.
+std::size_t flood_region(std::vector<double>& z, int width, int height, const std::vector<std::uint8_t>& region) {
+  const std::size_t n = z.size();
+  const auto off = neighbour_offsets(width);
+  const auto neighbours = [&](std::uint32_t c, auto&& fn) {
+    const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
+    const int y = static_cast<int>(c / static_cast<std::uint32_t>(width));
+    const bool inner = x > 0 && y > 0 && x < width - 1 && y < height - 1;
+    for (std::size_t k = 0; k < 8; ++k) {
+      if (!inner) {
+        const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
+        if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+      }
+      fn(static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[k]));
+    }
+  };
+  // Seeds in index order; closed = queued or done.
+  detail::radix_heap<flood_item, flood_key> open;
+  std::vector<std::uint8_t> closed(n, 0);
+  for (std::uint32_t c = 0; c < n; ++c) {
+    if (!region[c]) continue;
+    neighbours(c, [&](std::uint32_t m) {
+      if (!region[m] && !closed[m]) {
+        closed[m] = 1;
+        open.push({ordered_bits(z[m]), m});
+      }
+    });
+  }
+  std::vector<std::uint32_t> pit;
+  std::size_t pit_head = 0, raised_count = 0;
+  while (!open.empty() || pit_head < pit.size()) {
+    std::uint32_t c = 0;
+    if (pit_head < pit.size()) {
+      c = pit[pit_head];
+      if (++pit_head == pit.size()) {
+        pit.clear();
+        pit_head = 0;
+      }
+    } else {
+      c = open.pop().node;
+    }
+    const double zc = z[c];
+    const double raised = std::nextafter(zc, std::numeric_limits<double>::infinity());
+    neighbours(c, [&](std::uint32_t m) {
+      if (!region[m] || closed[m]) return;
+      closed[m] = 1;
+      if (z[m] <= zc) {
+        z[m] = raised;
+        ++raised_count;
+        pit.push_back(m);
+      } else {
+        open.push({ordered_bits(z[m]), m});
+      }
+    });
+  }
+  return raised_count;
+}
+
+// Lake levels of the pit basins: the minimax pass height on the graph of
+// basins (0 = everything that drains to the border), by Dijkstra from basin 0.
+std::vector<double> basin_levels(const std::vector<double>& z, int width, int height,
+                                 const std::vector<std::uint32_t>& basin, std::uint32_t basins) {
+  struct edge {
+    std::uint32_t from, to;
+    double pass;
+  };
+  std::vector<edge> edges;
+  const auto off = neighbour_offsets(width);
+  for (std::uint32_t c = 0; c < z.size(); ++c) {
+    if (basin[c] == 0) continue;
+    const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
+    const int y = static_cast<int>(c / static_cast<std::uint32_t>(width));
+    for (std::size_t k = 0; k < 8; ++k) {
+      const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
+      if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+      const auto m = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[k]);
+      if (basin[m] == basin[c]) continue;
+      const double pass = std::max(z[c], z[m]);
+      edges.push_back({basin[c], basin[m], pass});
+      if (basin[m] == 0) edges.push_back({0, basin[c], pass});
+    }
+  }
+  std::vector<std::uint32_t> first(static_cast<std::size_t>(basins) + 2, 0);
+  for (const edge& e : edges) ++first[e.from + 1];
+  for (std::size_t b = 1; b < first.size(); ++b) first[b] += first[b - 1];
+  std::vector<edge> sorted(edges.size());
+  std::vector<std::uint32_t> fill = first;
+  for (const edge& e : edges) sorted[fill[e.from]++] = e;
+  std::vector<double> level(static_cast<std::size_t>(basins) + 1, std::numeric_limits<double>::infinity());
+  level[0] = -std::numeric_limits<double>::infinity();
+  using entry = std::pair<double, std::uint32_t>;
+  std::priority_queue<entry, std::vector<entry>, std::greater<>> queue;
+  queue.push({level[0], 0});
+  while (!queue.empty()) {
+    const auto [l, b] = queue.top();
+    queue.pop();
+    if (l > level[b]) continue;
+    for (std::uint32_t k = first[b]; k < first[b + 1]; ++k) {
+      const edge& e = sorted[k];
+      const double candidate = std::max(l, e.pass);
+      if (candidate < level[e.to]) {
+        level[e.to] = candidate;
+        queue.push({candidate, e.to});
+      }
+    }
+  }
+  return level;
+}
+
+}  // namespace
+
+std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
+                                     int nthreads) {
+  compute_receivers_d8(z, width, height, cell_size, graph, nthreads);
+  compute_stack(graph);
+  const std::size_t n = z.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!std::isfinite(z[k])) {
+      throw std::invalid_argument("route_depression_free_d8: height at node (" +
+                                  std::to_string(k % static_cast<std::size_t>(width)) + ", " +
+                                  std::to_string(k / static_cast<std::size_t>(width)) + ") is not finite");
+    }
+  }
+  std::size_t raised = 0;
+  std::vector<std::uint32_t> basin(n, 0);
+  std::vector<std::uint8_t> region(n, 0);
+  for (int attempt = 0;; ++attempt) {
+    // Basins of the interior pits (0 = drains to the border), in stack order.
+    std::uint32_t basins = 0;
+    for (const std::uint32_t c : graph.stack) {
+      const std::uint32_t r = graph.receiver[c];
+      if (r == c) {
+        const auto x = static_cast<int>(c % static_cast<std::uint32_t>(width));
+        const auto y = static_cast<int>(c / static_cast<std::uint32_t>(width));
+        basin[c] = (x > 0 && y > 0 && x < width - 1 && y < height - 1) ? ++basins : 0;
+      } else {
+        basin[c] = basin[r];
+      }
+    }
+    if (basins == 0) return raised;
+    if (attempt < 2) {
+      // Only the lakes: basin nodes at or below their basin's spill level.
+      const std::vector<double> level = basin_levels(z, width, height, basin, basins);
+      for (std::size_t c = 0; c < n; ++c) region[c] = basin[c] != 0 && z[c] <= level[basin[c]] ? 1 : 0;
+    } else {
+      // Whole catchments: always leaves every node draining.
+      for (std::size_t c = 0; c < n; ++c) region[c] = basin[c] != 0 ? 1 : 0;
+    }
+    raised += flood_region(z, width, height, region);
+    compute_receivers_d8(z, width, height, cell_size, graph, nthreads);
+    compute_stack(graph);
+  }
+}
+
+std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size) {
+  check_cell_size(cell_size, "drainage_area_d8");
+  std::vector<double> area(graph.receiver.size(), cell_size * cell_size);
+  for (std::size_t i = graph.stack.size(); i-- > 0;) {
+    const std::uint32_t c = graph.stack[i];
+    const std::uint32_t r = graph.receiver[c];
+    if (r != c) area[r] += area[c];
+  }
+  return area;
+}
+
+std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, int height, double cell_size,
+                                      double exponent) {
+  check_grid(z.size(), width, height, "drainage_area_mfd");
+  check_cell_size(cell_size, "drainage_area_mfd");
+  if (!(exponent > 0.0)) {
+    throw std::invalid_argument("drainage_area_mfd: exponent " + std::to_string(exponent) + ", must be > 0");
+  }
+  const std::size_t n = z.size();
+  const auto off = neighbour_offsets(width);
+  const auto inner = [width, height](std::size_t c) {
+    const auto x = static_cast<int>(c % static_cast<std::size_t>(width));
+    const auto y = static_cast<int>(c / static_cast<std::size_t>(width));
+    return x > 0 && y > 0 && x < width - 1 && y < height - 1;
+  };
+  // Donor counts: every interior node gives to each strictly lower neighbour.
+  std::vector<std::uint8_t> pending(n, 0);
+  for (std::size_t c = 0; c < n; ++c) {
+    if (!inner(c)) continue;
+    bool lower = false;
+    for (std::size_t k = 0; k < 8; ++k) {
+      const auto m = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k]);
+      if (z[m] < z[c]) {
+        ++pending[m];
+        lower = true;
+      }
+    }
+    if (!lower) {
+      throw std::logic_error(
+          "drainage_area_mfd: interior node (" + std::to_string(c % static_cast<std::size_t>(width)) + ", " +
+          std::to_string(c / static_cast<std::size_t>(width)) + ") has no lower neighbour; fill depressions first");
+    }
+  }
+  const double inv_sqrt2 = 1.0 / std::numbers::sqrt2;
+  std::vector<double> area(n, cell_size * cell_size);
+  std::vector<std::uint32_t> ready;
+  std::array<double, 8> weight{};
+  for (std::size_t source = 0; source < n; ++source) {
+    if (pending[source] != 0) continue;
+    pending[source] = 0xff;
+    ready.push_back(static_cast<std::uint32_t>(source));
+    while (!ready.empty()) {
+      const std::size_t c = ready.back();
+      ready.pop_back();
+      if (!inner(c)) continue;
+      double total = 0.0;
+      for (std::size_t k = 0; k < 8; ++k) {
+        const auto m = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k]);
+        const double drop = z[c] - z[m];
+        weight[k] = drop > 0.0 ? std::pow((k % 2 == 0) ? drop : drop * inv_sqrt2, exponent) : 0.0;
+        total += weight[k];
+      }
+      for (std::size_t k = 0; k < 8; ++k) {
+        if (!(z[c] - z[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k])] > 0.0)) continue;
+        const auto m = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k]);
+        area[m] += total > 0.0 ? area[c] * (weight[k] / total) : 0.0;
+        if (--pending[m] == 0) {
+          pending[m] = 0xff;
+          ready.push_back(static_cast<std::uint32_t>(m));
+        }
+      }
+    }
+  }
+  return area;
+}
+
+}  // namespace landform

@@ -1,0 +1,323 @@
+#include "landform/stages/stream_power_erosion.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "landform/core/parallel.hpp"
+
+namespace landform {
+
+const param_schema<stream_power_erosion_params>& stream_power_erosion_params::schema() {
+  using P = stream_power_erosion_params;
+  static const auto s =
+      param_schema<P>()
+          .number("uplift", &P::uplift, between(0, 100), "mm/yr",
+                  "rock uplift rate U of interior cells; steady-state relief grows with U / K")
+          .string("uplift_layer", &P::uplift_layer, false,
+                  "layer multiplying the uplift cell by cell (e.g. noise written with target); empty = uniform")
+          .number("erodibility", &P::erodibility, above(0), "1/yr m^(1-2m)",
+                  "K of the stream power law: higher cuts faster, lowers relief")
+          .string("erodibility_layer", &P::erodibility_layer, false,
+                  "layer multiplying K cell by cell (rock strength); empty = uniform")
+          .number("m", &P::m, between(0, 2), "", "drainage-area exponent; concavity of river profiles is m / n")
+          .number("n", &P::n, between(0.5, 4), "",
+                  "slope exponent; 1 is solved directly (Braun and Willett 2013), others by Newton iterations")
+          .number("diffusivity", &P::diffusivity, between(0, 100), "m^2/yr",
+                  "hillslope diffusion D: rounds ridges and widens valleys; 0 keeps knife-edge ridges")
+          .number("time_step", &P::time_step, above(0), "years", "length of one step (implicit: stable for any step)")
+          .number("duration", &P::duration, above(0), "years", "simulated time; duration x uplift is the rock uplifted")
+          .choice("routing", &P::routing, {{"d8", routing_method::d8}, {"mfd", routing_method::mfd}},
+                  "drainage area: d8 steepest descent, or mfd multiple flow direction (Freeman 1991)")
+          .number("deposition", &P::deposition, between(0, 10), "",
+                  "sediment deposition coefficient G (Yuan et al. 2019): ~1 fills valley floors, forms fans");
+  return s;
+}
+
+void stream_power_erosion_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
+  if (time_step > duration) problems.emplace_back("time_step", "must not exceed duration");
+}
+
+namespace {
+
+constexpr int k_deposition_iterations = 5;
+constexpr int k_newton_iterations = 60;
+constexpr int k_column_block = 64;
+
+void check_field(std::size_t n, int width, int height, const char* what) {
+  if (width < 1 || height < 1 || n != static_cast<std::size_t>(width) * static_cast<std::size_t>(height)) {
+    throw std::invalid_argument(std::string("stream_power_model: ") + what + " has " + std::to_string(n) +
+                                " values for a " + std::to_string(width) + " x " + std::to_string(height) + " grid");
+  }
+}
+
+// h - h* + f (h - h_r)^n = 0 for h in (h_r, h*], h* > h_r: Newton from h*
+// kept inside the bracket, bisection when a step leaves it.
+double solve_newton(double start, double base, double f, double n) {
+  double lo = base, hi = start, x = start;
+  for (int it = 0; it < k_newton_iterations; ++it) {
+    const double d = x - base;
+    const double p = std::pow(d, n);
+    const double g = x - start + f * p;
+    if (g > 0.0)
+      hi = x;
+    else
+      lo = x;
+    const double dg = 1.0 + n * f * p / d;
+    double next = x - g / dg;
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (std::abs(next - x) <= 1e-12 * (1.0 + std::abs(x))) return next;
+    x = next;
+  }
+  return x;
+}
+
+}  // namespace
+
+stream_power_model::stream_power_model(int width, int height, double cell_size, std::vector<double> heights,
+                                       std::vector<double> uplift, std::vector<double> erodibility,
+                                       const stream_power_erosion_params& p, int nthreads)
+    : m_width(width),
+      m_height(height),
+      m_cell_size(cell_size),
+      m_p(p),
+      m_nthreads(nthreads),
+      m_z(std::move(heights)),
+      m_uplift(std::move(uplift)),
+      m_k(std::move(erodibility)) {
+  check_field(m_z.size(), width, height, "heights");
+  check_field(m_uplift.size(), width, height, "uplift");
+  check_field(m_k.size(), width, height, "erodibility");
+  if (!(cell_size > 0.0)) throw std::invalid_argument("stream_power_model: cell_size must be > 0");
+}
+
+void stream_power_model::fill_depressions() {
+  route_depression_free_d8(m_z, m_width, m_height, m_cell_size, m_graph, m_nthreads);
+}
+
+void stream_power_model::step(double dt) {
+  const int w = m_width, ht = m_height;
+  const std::size_t n = m_z.size();
+  // 1. depressions, 2. routing.
+  route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads);
+  m_previous = m_z;
+  m_area = m_p.routing == routing_method::mfd ? drainage_area_mfd(m_z, w, ht, m_cell_size)
+                                              : drainage_area_d8(m_graph, m_cell_size);
+  // 3. uplift and the per-node incision factors F = K dt A^m / L^n (independent per node).
+  m_factor.resize(n);
+  const double m_exp = m_p.m, n_exp = m_p.n;
+  parallel_rows(ht, m_nthreads, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      for (int x = 0; x < w; ++x) {
+        const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
+        const bool interior = x > 0 && y > 0 && x < w - 1 && y < ht - 1;
+        if (interior) m_z[c] += m_uplift[c] * dt;
+        const double l = m_graph.receiver_distance[c];
+        m_factor[c] = (interior && l > 0.0)
+                          ? m_k[c] * dt * std::pow(m_area[c], m_exp) / (n_exp == 1.0 ? l : std::pow(l, n_exp))
+                          : 0.0;
+      }
+    }
+  });
+  // 4. and 5. incision (with deposition), 6. diffusion.
+  solve_incision(dt, m_z);
+  if (m_p.diffusivity > 0.0) diffuse(dt);
+}
+
+void stream_power_model::solve_incision(double dt, const std::vector<double>& uplifted) {
+  const std::vector<std::uint32_t>& stack = m_graph.stack;
+  const std::vector<std::uint32_t>& rec = m_graph.receiver;
+  const double n_exp = m_p.n;
+  const std::vector<double> start = uplifted;  // h* = h + U dt
+  // Sediment term per node (m): dt * G / A * Qs, Qs from the previous iterate.
+  std::vector<double> sediment;
+  const int iterations = m_p.deposition > 0.0 ? k_deposition_iterations : 1;
+  const double cell_area = m_cell_size * m_cell_size;
+  for (int it = 0; it < iterations; ++it) {
+    for (const std::uint32_t c : stack) {
+      const std::uint32_t r = rec[c];
+      if (r == c) continue;
+      const double zs = start[c] + (sediment.empty() ? 0.0 : sediment[c]);
+      const double zr = m_z[r];
+      const double f = m_factor[c];
+      if (f <= 0.0 || zs <= zr) {
+        m_z[c] = zs;
+      } else if (n_exp == 1.0) {
+        m_z[c] = (zs + f * zr) / (1.0 + f);
+      } else {
+        m_z[c] = solve_newton(zs, zr, f, n_exp);
+      }
+    }
+    if (it + 1 == iterations) break;
+    // Qs (m^3/yr) leaving each node: its own net erosion plus what arrives
+    // from upstream, accumulated in reverse stack order.
+    std::vector<double> qs(m_z.size(), 0.0);
+    for (std::size_t i = stack.size(); i-- > 0;) {
+      const std::uint32_t c = stack[i];
+      const std::uint32_t r = rec[c];
+      if (r == c) continue;
+      qs[c] += (start[c] - m_z[c]) / dt * cell_area;
+      qs[c] = std::max(qs[c], 0.0);
+      qs[r] += qs[c];
+    }
+    sediment.assign(m_z.size(), 0.0);
+    for (const std::uint32_t c : stack) {
+      if (rec[c] != c) sediment[c] = dt * m_p.deposition * qs[c] / m_area[c];
+    }
+  }
+}
+
+void stream_power_model::diffuse(double dt) {
+  const int w = m_width, ht = m_height;
+  if (w < 3 || ht < 3) return;
+  const double a = m_p.diffusivity * dt / (m_cell_size * m_cell_size);
+  const double b = 1.0 + 2.0 * a;
+  // Thomas algorithm for -a u[i-1] + b u[i] - a u[i+1] = d[i], i = 1..L-2,
+  // u[0] and u[L-1] fixed: the coefficients depend only on the position.
+  const auto coefficients = [a, b](int length, std::vector<double>& cp, std::vector<double>& inv) {
+    cp.assign(static_cast<std::size_t>(length), 0.0);
+    inv.assign(static_cast<std::size_t>(length), 0.0);
+    for (int i = 1; i < length - 1; ++i) {
+      const double denom = b + a * cp[static_cast<std::size_t>(i - 1)];
+      inv[static_cast<std::size_t>(i)] = 1.0 / denom;
+      cp[static_cast<std::size_t>(i)] = -a / denom;
+    }
+  };
+  std::vector<double> cpx, invx, cpy, invy;
+  coefficients(w, cpx, invx);
+  coefficients(ht, cpy, invy);
+  // Rows (interior rows only: the border rows are fixed).
+  parallel_rows(ht - 2, m_nthreads, [&](int r0, int r1) {
+    std::vector<double> dp(static_cast<std::size_t>(w));
+    for (int y = r0 + 1; y < r1 + 1; ++y) {
+      double* u = m_z.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w);
+      dp[0] = u[0];
+      for (int i = 1; i < w - 1; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        dp[k] = (u[i] + a * dp[k - 1]) * invx[k];
+      }
+      for (int i = w - 2; i >= 1; --i) {
+        const auto k = static_cast<std::size_t>(i);
+        u[i] = dp[k] - cpx[k] * u[i + 1];
+      }
+    }
+  });
+  // Columns, in blocks of adjacent interior columns swept row by row.
+  m_scratch.resize(m_z.size());
+  const int blocks = (w - 2 + k_column_block - 1) / k_column_block;
+  parallel_rows(blocks, m_nthreads, [&](int b0, int b1) {
+    const auto wz = static_cast<std::size_t>(w);
+    for (int blk = b0; blk < b1; ++blk) {
+      const int x0 = 1 + blk * k_column_block, x1 = std::min(w - 1, x0 + k_column_block);
+      for (int x = x0; x < x1; ++x) m_scratch[static_cast<std::size_t>(x)] = m_z[static_cast<std::size_t>(x)];
+      for (int y = 1; y < ht - 1; ++y) {
+        const double inv = invy[static_cast<std::size_t>(y)];
+        const double* u = m_z.data() + static_cast<std::size_t>(y) * wz;
+        double* dp = m_scratch.data() + static_cast<std::size_t>(y) * wz;
+        const double* dprev = dp - wz;
+        for (int x = x0; x < x1; ++x) dp[x] = (u[x] + a * dprev[x]) * inv;
+      }
+      for (int y = ht - 2; y >= 1; --y) {
+        const double c = cpy[static_cast<std::size_t>(y)];
+        double* u = m_z.data() + static_cast<std::size_t>(y) * wz;
+        const double* below = u + wz;
+        const double* dp = m_scratch.data() + static_cast<std::size_t>(y) * wz;
+        for (int x = x0; x < x1; ++x) u[x] = dp[x] - c * below[x];
+      }
+    }
+  });
+}
+
+void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_params& p, const stage_context& ctx,
+                                stream_power_maps* maps) {
+  const int w = h.width(), ht = h.height();
+  const std::size_t n = h.size();
+  if (n == 0) return;
+  const auto layer = [&](const std::string& name, const char* param) -> const std::vector<float>* {
+    if (name.empty()) return nullptr;
+    const std::vector<float>* values = ctx.layers ? ctx.layers->find(name) : nullptr;
+    if (!values || values->size() != n) {
+      throw std::invalid_argument(std::string("stream_power_erosion.") + param + ": \"" + name +
+                                  "\" is not a layer written by an earlier stage");
+    }
+    return values;
+  };
+  const std::vector<float>* uplift_factor = layer(p.uplift_layer, "uplift_layer");
+  const std::vector<float>* k_factor = layer(p.erodibility_layer, "erodibility_layer");
+  const double scale = ctx.height_scale;
+  std::vector<double> z(n), uplift(n), k(n);
+  for (std::size_t c = 0; c < n; ++c) {
+    z[c] = static_cast<double>(h.data()[c]) * scale;
+    uplift[c] = p.uplift * 1e-3 * (uplift_factor ? static_cast<double>((*uplift_factor)[c]) : 1.0);
+    k[c] = p.erodibility * (k_factor ? static_cast<double>((*k_factor)[c]) : 1.0);
+  }
+  stream_power_model model(w, ht, h.placement().cell_size, std::move(z), std::move(uplift), std::move(k), p,
+                           ctx.nthreads);
+  const auto steps = static_cast<long long>(std::max(1.0, std::ceil(p.duration / p.time_step - 1e-9)));
+  const double dt = p.duration / static_cast<double>(steps);
+  for (long long s = 0; s < steps; ++s) {
+    model.step(dt);
+    ctx.progress(static_cast<double>(s + 1) / static_cast<double>(steps));
+  }
+  if (maps) {
+    maps->drainage_area.assign(model.drainage_area().begin(), model.drainage_area().end());
+    maps->erosion_rate.assign(n, 0.0f);
+    maps->uplift.assign(n, 0.0f);
+    for (int y = 1; y < ht - 1; ++y) {
+      for (int x = 1; x < w - 1; ++x) {
+        const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
+        const double u = model.uplift()[c];
+        maps->uplift[c] = static_cast<float>(u * 1e3);
+        maps->erosion_rate[c] =
+            static_cast<float>((u - (model.elevation()[c] - model.previous_elevation()[c]) / dt) * 1e3);
+      }
+    }
+  }
+  model.fill_depressions();
+  const double inv_scale = 1.0 / scale;
+  for (std::size_t c = 0; c < n; ++c) h.data()[c] = static_cast<float>(model.elevation()[c] * inv_scale);
+}
+
+namespace {
+
+// Side layers, today through stage_context::layers (kept in this one function).
+void write_side_layers(const stream_power_maps& maps, std::size_t cells, layer_set& layers) {
+  const std::pair<const char*, const std::vector<float>*> out[] = {
+      {"drainage_area", &maps.drainage_area}, {"erosion_rate", &maps.erosion_rate}, {"uplift", &maps.uplift}};
+  for (const auto& [name, values] : out) {
+    std::vector<float>& layer = layers.acquire(name, cells);
+    std::copy(values->begin(), values->end(), layer.begin());
+  }
+}
+
+}  // namespace
+
+stage_info stream_power_erosion_stage_info() {
+  stage_info info = make_stage_info<stream_power_erosion_params>(
+      "stream_power_erosion", stage_category::filter, stage_scope::world,
+      "landscape evolution: uplift, stream-power river incision and hillslope diffusion (Braun and Willett 2013)",
+      "dh/dt = U - K A^m S^n + D laplacian(h) in metres and years (heights through height_scale, distances "
+      "through cell_size). Every step fills closed depressions by Priority-Flood+epsilon (Barnes et al. 2014), "
+      "routes water along D8 steepest-descent receivers (drainage area by D8 or by Freeman's 1991 multiple flow "
+      "direction), solves the incision implicitly in the stack order of Braun and Willett (2013) (n = 1 "
+      "directly, otherwise by Newton iterations), optionally deposits sediment after Yuan et al. (2019, G), and "
+      "diffuses hillslopes implicitly (row and column tridiagonal solves). The map's border is the base level "
+      "and stays fixed. The result drains everywhere to the border. Writes the layers drainage_area (m^2), "
+      "erosion_rate (mm/yr) and uplift (mm/yr) of the last step. Bit-identical for every thread count. Needs "
+      "the whole world: a region build computes the world and crops it.",
+      +[](heightfield& h, const stream_power_erosion_params& p, const stage_context& ctx) {
+        if (!ctx.layers) {
+          apply_stream_power_erosion(h, p, ctx);
+          return;
+        }
+        stream_power_maps maps;
+        apply_stream_power_erosion(h, p, ctx, &maps);
+        write_side_layers(maps, h.size(), *ctx.layers);
+      });
+  info.writes = {"drainage_area", "erosion_rate", "uplift"};
+  return info;
+}
+
+}  // namespace landform
