@@ -12,21 +12,6 @@
 
 namespace landform {
 
-const param_schema<ao_params>& ao_params::schema() {
-  using P = ao_params;
-  static const auto s =
-      param_schema<P>()
-          .integer("directions", &P::directions, between(1, 256), "azimuths",
-                   "horizon directions, evenly spaced from east; 16 is smooth, 32 for close-ups")
-          .number("radius", &P::radius, above_to(0, 1e7), "metres",
-                  "how far horizons are searched; features narrower than this darken")
-          .choice("border", &P::border, {{"open", P::border_policy::open}, {"clamp", P::border_policy::clamp}},
-                  "beyond the map: open (rays leaving it see the sky) or clamp (edge heights extended)")
-          .number("exponent", &P::exponent, between(0.1, 10), "", "contrast: ao^exponent; > 1 deepens the shading")
-          .number("strength", &P::strength, between(0, 1), "", "1 - strength * (1 - ao^exponent); 0 = no shading");
-  return s;
-}
-
 namespace {
 
 // Numbers in messages: shortest round-trip text ("0.25", not "0.250000").

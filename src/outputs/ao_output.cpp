@@ -2,14 +2,29 @@
 
 namespace landform {
 
-namespace {
-
-int ao_halo(const ao_params& p, double cell_size) {
-  return ambient_occlusion_halo(p, cell_size);
+const param_schema<ao_output_options>& ao_output_options::schema() {
+  using P = ao_output_options;
+  static const auto s =
+      param_schema<P>()
+          .integer("directions", &P::directions, between(1, 256), "azimuths",
+                   "horizon directions, evenly spaced from east; 16 is smooth, 32 for close-ups")
+          .number("radius", &P::radius, above_to(0, 1e7), "metres",
+                  "how far horizons are searched; features narrower than this darken")
+          .choice("border", &P::border, {{"open", P::border_policy::open}, {"clamp", P::border_policy::clamp}},
+                  "beyond the map: open (rays leaving it see the sky) or clamp (edge heights extended)")
+          .number("exponent", &P::exponent, between(0.1, 10), "", "contrast: ao^exponent; > 1 deepens the shading")
+          .number("strength", &P::strength, between(0, 1), "", "1 - strength * (1 - ao^exponent); 0 = no shading");
+  return s;
 }
 
-encoded_file encode_ao(const ao_params& p, const std::string& format, const output_context& ctx) {
-  const std::vector<float> full = ambient_occlusion(ctx.field, p, ctx.height_scale, ctx.nthreads);
+namespace {
+
+int ao_halo(const ao_output_options& o, double cell_size) {
+  return ambient_occlusion_halo(o.params(), cell_size);
+}
+
+encoded_file encode_ao(const ao_output_options& o, const std::string& format, const output_context& ctx) {
+  const std::vector<float> full = ambient_occlusion(ctx.field, o.params(), ctx.height_scale, ctx.nthreads);
   encoded_file out = encode_scalar(ctx.window(full), ctx.width, ctx.height, format, 0.0, 1.0,
                                    "ambient occlusion (1 = open sky)", ctx.png_text);
   out.extra["units"] = "fraction of the cosine-weighted sky hemisphere left open, 0 to 1";
@@ -20,7 +35,7 @@ encoded_file encode_ao(const ao_params& p, const std::string& format, const outp
 }  // namespace
 
 output_kind ao_output_kind() {
-  return make_output_kind<ao_params>(
+  return make_output_kind<ao_output_options>(
       "ao", "ambient occlusion: the open fraction of the sky, 1 = open (horizon-based sky-view factor)",
       "For each cell the horizon elevation H is found along `directions` azimuths up to `radius` metres "
       "(bilinear samples, heights in metres via height_scale) and ao = mean of cos^2(H) (Dozier and Marks 1987 "
