@@ -530,8 +530,7 @@ build_result pipeline::run_full(const run_options& options) const {
     ctx.world = m_world;
     ctx.height_scale = m_height_scale;
     ctx.nthreads = options.nthreads;
-    ctx.layers = &result.layers;
-    ctx.reads = s.info->reads;
+    for (const auto& name : s.info->reads) ctx.read_layers.emplace_back(name, result.layers.find(name));
     ctx.wanted = s.wanted;
     if (options.progress) {
       ctx.progress = [&, k](double fraction) {

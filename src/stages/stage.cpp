@@ -14,10 +14,10 @@ bool stage_context::wants(std::string_view name) const {
 }
 
 const std::vector<float>* stage_context::read_layer(const std::string& name) const {
-  if (std::find(reads.begin(), reads.end(), name) == reads.end()) {
-    throw std::logic_error("stage reads the layer \"" + name + "\" without declaring it in stage_info::reads");
+  for (const auto& [layer, values] : read_layers) {
+    if (layer == name) return values;
   }
-  return layers ? layers->find(name) : nullptr;
+  throw std::logic_error("stage reads the layer \"" + name + "\" without declaring it in stage_info::reads");
 }
 
 std::shared_ptr<const heightmap_samples> stage_inputs::file(const std::string& param) const {

@@ -127,7 +127,7 @@ TEST_CASE("layers: reads are checked against the layers written before", "[pipel
   }
   // Reading a layer the stage did not declare is a logic error.
   stage_context ctx;
-  ctx.reads = {"a"};
+  ctx.read_layers = {{"a", nullptr}};
   CHECK_NOTHROW(ctx.read_layer("a"));
   CHECK_THROWS_AS(ctx.read_layer("b"), std::logic_error);
 }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "landform/core/error.hpp"
@@ -43,19 +44,19 @@ struct stage_context {
   /// the caller keeps: an output, a mask or a later stage uses them. A stage
   /// computes and returns only these; outside a pipeline it is empty.
   std::vector<std::string> wanted;
-  /// The layers the stage declares in stage_info::reads, as earlier stages
-  /// wrote them; may be null outside a pipeline. Read them with read_layer().
-  const layer_set* layers = nullptr;
   /// Reports progress within the stage, fraction in [0, 1]. Throws
   /// cancelled_error when the caller asked to stop. Never null.
   std::function<void(double)> progress = [](double) {};
-  /// Names of the declared reads (set by the pipeline with `layers`).
-  std::vector<std::string> reads;
+  /// The layers the stage declares in stage_info::reads, by name, as earlier
+  /// stages wrote them (null when none did), and no others: the pipeline
+  /// fills one entry per declared read. Read them with read_layer().
+  std::vector<std::pair<std::string, const std::vector<float>*>> read_layers;
 
   /// True when the caller keeps the side layer `name`.
   [[nodiscard]] bool wants(std::string_view name) const;
   /// The layer `name`, which the stage must declare in stage_info::reads
-  /// (std::logic_error otherwise); nullptr when no earlier stage wrote it.
+  /// (std::logic_error otherwise: it is not in read_layers); nullptr when no
+  /// earlier stage wrote it.
   [[nodiscard]] const std::vector<float>* read_layer(const std::string& name) const;
 };
 
