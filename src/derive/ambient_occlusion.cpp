@@ -11,33 +11,6 @@
 
 namespace landform {
 
-const param_schema<ao_params>& ao_params::schema() {
-  using P = ao_params;
-  static const auto s =
-      param_schema<P>()
-          .integer("directions", &P::directions)
-          .unit("azimuths")
-          .range(between(1, 256))
-          .doc("horizon directions, evenly spaced from east; 16 is smooth, 32 for close-ups")
-          .effect("more = smoother shading without streaks (slower)")
-          .number("radius", &P::radius)
-          .unit("metres")
-          .range(above_to(0, 1e7))
-          .doc("how far horizons are searched; features narrower than this darken")
-          .effect("higher = broad valleys darken as well as narrow crevices")
-          .choice("border", &P::border, {{"open", P::border_policy::open}, {"clamp", P::border_policy::clamp}})
-          .doc("beyond the map: open (rays leaving it see the sky) or clamp (edge heights extended)")
-          .number("exponent", &P::exponent)
-          .range(between(0.1, 10))
-          .doc("contrast: ao^exponent; > 1 deepens the shading")
-          .effect("higher = darker, higher-contrast crevices")
-          .number("strength", &P::strength)
-          .range(between(0, 1))
-          .doc("1 - strength * (1 - ao^exponent); 0 = no shading")
-          .effect("higher = darker occlusion; 0 = flat white");
-  return s;
-}
-
 namespace {
 
 // Horizons are searched at most this many cells away (beyond any map side:

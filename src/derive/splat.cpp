@@ -4,6 +4,9 @@
 #include <cmath>
 #include <numeric>
 
+#include "landform/core/rng.hpp"
+#include "landform/noise/open_simplex_legacy.hpp"
+
 namespace landform {
 
 namespace {
@@ -90,6 +93,17 @@ std::vector<std::uint8_t> quantize_splat(const std::vector<float>& weights, std:
 
 std::vector<std::uint16_t> quantize_splat16(const std::vector<float>& weights, std::size_t layers) {
   return quantize_weights<std::uint16_t>(weights, layers, 65535);
+}
+
+std::vector<float> splat_breakup_noise(const heightfield& h, double scale, std::int64_t seed, std::size_t rule) {
+  const open_simplex_legacy noise(static_cast<std::int64_t>(hash64(static_cast<std::uint64_t>(seed), 0x5b1a7, rule)));
+  std::vector<float> out(h.size());
+  const region& r = h.placement();
+  for (int j = 0; j < h.height(); ++j)
+    for (int i = 0; i < h.width(); ++i)
+      out[static_cast<std::size_t>(j) * h.width() + i] =
+          static_cast<float>(noise.eval(r.world_x(i) / scale, r.world_y(j) / scale));
+  return out;
 }
 
 }  // namespace landform

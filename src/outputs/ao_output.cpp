@@ -2,14 +2,41 @@
 
 namespace landform {
 
-namespace {
-
-int ao_halo(const ao_params& p, double cell_size) {
-  return ambient_occlusion_halo(p, cell_size);
+const param_schema<ao_output_options>& ao_output_options::schema() {
+  using P = ao_output_options;
+  static const auto s =
+      param_schema<P>()
+          .integer("directions", &P::directions)
+          .unit("azimuths")
+          .range(between(1, 256))
+          .doc("horizon directions, evenly spaced from east; 16 is smooth, 32 for close-ups")
+          .effect("more = smoother shading without streaks (slower)")
+          .number("radius", &P::radius)
+          .unit("metres")
+          .range(above_to(0, 1e7))
+          .doc("how far horizons are searched; features narrower than this darken")
+          .effect("higher = broad valleys darken as well as narrow crevices")
+          .choice("border", &P::border, {{"open", P::border_policy::open}, {"clamp", P::border_policy::clamp}})
+          .doc("beyond the map: open (rays leaving it see the sky) or clamp (edge heights extended)")
+          .number("exponent", &P::exponent)
+          .range(between(0.1, 10))
+          .doc("contrast: ao^exponent; > 1 deepens the shading")
+          .effect("higher = darker, higher-contrast crevices")
+          .number("strength", &P::strength)
+          .range(between(0, 1))
+          .doc("1 - strength * (1 - ao^exponent); 0 = no shading")
+          .effect("higher = darker occlusion; 0 = flat white");
+  return s;
 }
 
-encoded_file encode_ao(const ao_params& p, const std::string& format, const output_context& ctx) {
-  const std::vector<float> full = ambient_occlusion(ctx.field, p, ctx.height_scale, ctx.nthreads);
+namespace {
+
+int ao_halo(const ao_output_options& o, double cell_size) {
+  return ambient_occlusion_halo(o.params(), cell_size);
+}
+
+encoded_file encode_ao(const ao_output_options& o, const std::string& format, const output_context& ctx) {
+  const std::vector<float> full = ambient_occlusion(ctx.field, o.params(), ctx.height_scale, ctx.nthreads);
   encoded_file out = encode_scalar(ctx.window(full), ctx.width, ctx.height, format, 0.0, 1.0,
                                    "ambient occlusion (1 = open sky)", ctx.png_text);
   out.extra["units"] = "fraction of the cosine-weighted sky hemisphere left open, 0 to 1";
@@ -20,7 +47,7 @@ encoded_file encode_ao(const ao_params& p, const std::string& format, const outp
 }  // namespace
 
 output_kind ao_output_kind() {
-  return make_output_kind<ao_params>(
+  return make_output_kind<ao_output_options>(
       "ao", "ambient occlusion: the open fraction of the sky, 1 = open (horizon-based sky-view factor)",
       "For each cell the horizon elevation H is found along `directions` azimuths up to `radius` metres "
       "(bilinear samples, heights in metres via height_scale) and ao = mean of cos^2(H) (Dozier and Marks 1987 "

@@ -1,9 +1,9 @@
 #include "landform/outputs/biome_output.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "landform/core/parallel.hpp"
+#include "landform/derive/biome.hpp"
 #include "landform/io/encode.hpp"
 
 namespace landform {
@@ -54,28 +54,24 @@ const param_schema<biome_output_options>& biome_output_options::schema() {
   return s;
 }
 
-std::array<std::uint8_t, 3> biome_color(const biome_output_options& o, double height, double moisture) {
-  double e = height < o.sea_level ? (height - o.sea_level) / o.sea_level : (height - o.sea_level) / (1.0 - o.sea_level);
-  if (std::isnan(e)) e = -1.0;
-  e = std::clamp(e, -1.0, 1.0);
-  double m = std::isnan(moisture) ? o.default_moisture : std::clamp(moisture, 0.0, 1.0);
-  double rgb[3];
-  if (e < 0.0) {
-    for (int c = 0; c < 3; ++c) rgb[c] = o.shallow_water[c] + (o.shallow_water[c] - o.deep_water[c]) * e;
-  } else {
-    m = m * (1.0 - e);
-    const double k = std::pow(e, o.snow_exponent);
-    for (int c = 0; c < 3; ++c) {
-      const double land = o.dry_land[c] - (o.dry_land[c] - o.wet_land[c]) * m;
-      rgb[c] = o.snow[c] * k + land * (1.0 - k);
-    }
-  }
-  std::array<std::uint8_t, 3> out{};
-  for (int c = 0; c < 3; ++c) out[c] = static_cast<std::uint8_t>(std::clamp(std::trunc(rgb[c]), 0.0, 255.0));
-  return out;
+namespace {
+
+std::array<double, 3> rgb_of(const std::vector<double>& v) {
+  return {v[0], v[1], v[2]};
 }
 
-namespace {
+biome_palette palette_of(const biome_output_options& o) {
+  biome_palette p;
+  p.sea_level = o.sea_level;
+  p.default_moisture = o.default_moisture;
+  p.deep_water = rgb_of(o.deep_water);
+  p.shallow_water = rgb_of(o.shallow_water);
+  p.dry_land = rgb_of(o.dry_land);
+  p.wet_land = rgb_of(o.wet_land);
+  p.snow = rgb_of(o.snow);
+  p.snow_exponent = o.snow_exponent;
+  return p;
+}
 
 int no_halo(const biome_output_options&, double) {
   return 0;
@@ -88,12 +84,13 @@ encoded_file encode_biome(const biome_output_options& o, const std::string&, con
   if (layer) moisture = ctx.window(*layer);
   const auto cells = static_cast<std::size_t>(ctx.width) * static_cast<std::size_t>(ctx.height);
   std::vector<std::uint8_t> rgb(cells * 3);
+  const biome_palette palette = palette_of(o);
   parallel_rows(ctx.height, ctx.nthreads, [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       for (int i = 0; i < ctx.width; ++i) {
         const std::size_t k =
             static_cast<std::size_t>(j) * static_cast<std::size_t>(ctx.width) + static_cast<std::size_t>(i);
-        const auto c = biome_color(o, heights[k], layer ? moisture[k] : o.default_moisture);
+        const auto c = biome_color(palette, heights[k], layer ? moisture[k] : o.default_moisture);
         std::copy(c.begin(), c.end(), rgb.begin() + static_cast<std::ptrdiff_t>(3 * k));
       }
     }

@@ -1,12 +1,11 @@
 // "preview": the picture artists look at first. Hillshade (Horn's gradient,
 // Lambertian light from a sun direction) multiplied onto a hypsometric colour
-// ramp.
+// ramp. The options live here; the shading and the ramps in derive/.
 
-#include <algorithm>
 #include <array>
-#include <cmath>
-#include <numbers>
 
+#include "landform/derive/color_ramp.hpp"
+#include "landform/derive/hillshade.hpp"
 #include "landform/derive/surface.hpp"
 #include "landform/io/encode.hpp"
 #include "landform/outputs/surface_outputs.hpp"
@@ -16,35 +15,6 @@ namespace landform {
 namespace {
 
 using stop = std::array<double, 4>;  // height, r, g, b (0..255)
-
-enum class ramp_name { terrain, earth, desert, arctic, grey };
-
-const std::vector<stop>& builtin_ramp(ramp_name name) {
-  static const std::vector<stop> terrain = {{0.00, 52, 86, 48},   {0.22, 96, 136, 70},   {0.42, 176, 172, 104},
-                                            {0.60, 150, 112, 74}, {0.78, 128, 120, 114}, {0.92, 220, 218, 214},
-                                            {1.00, 252, 252, 252}};
-  static const std::vector<stop> earth = {{0.00, 16, 40, 96},    {0.28, 56, 104, 164}, {0.30, 214, 202, 150},
-                                          {0.33, 96, 142, 72},   {0.55, 132, 150, 86}, {0.72, 128, 104, 78},
-                                          {0.88, 136, 130, 126}, {1.00, 250, 250, 250}};
-  static const std::vector<stop> desert = {
-      {0.00, 120, 84, 52}, {0.35, 196, 150, 96}, {0.65, 226, 196, 140}, {0.85, 176, 128, 90}, {1.00, 240, 226, 200}};
-  static const std::vector<stop> arctic = {
-      {0.00, 30, 60, 90}, {0.30, 120, 150, 170}, {0.50, 200, 214, 222}, {1.00, 255, 255, 255}};
-  static const std::vector<stop> grey = {{0.0, 0, 0, 0}, {1.0, 255, 255, 255}};
-  switch (name) {
-    case ramp_name::terrain:
-      return terrain;
-    case ramp_name::earth:
-      return earth;
-    case ramp_name::desert:
-      return desert;
-    case ramp_name::arctic:
-      return arctic;
-    case ramp_name::grey:
-      return grey;
-  }
-  return terrain;
-}
 
 struct preview_options {
   ramp_name ramp = ramp_name::terrain;
@@ -104,27 +74,6 @@ struct preview_options {
   }
 };
 
-std::array<double, 3> ramp_colour(const std::vector<stop>& ramp, double h) {
-  if (h <= ramp.front()[0]) return {ramp.front()[1], ramp.front()[2], ramp.front()[3]};
-  for (std::size_t k = 1; k < ramp.size(); ++k) {
-    if (h <= ramp[k][0]) {
-      const double span = ramp[k][0] - ramp[k - 1][0];
-      const double t = span > 0 ? (h - ramp[k - 1][0]) / span : 1.0;
-      return {ramp[k - 1][1] + t * (ramp[k][1] - ramp[k - 1][1]), ramp[k - 1][2] + t * (ramp[k][2] - ramp[k - 1][2]),
-              ramp[k - 1][3] + t * (ramp[k][3] - ramp[k - 1][3])};
-    }
-  }
-  return {ramp.back()[1], ramp.back()[2], ramp.back()[3]};
-}
-
-// Lambertian shade N·L for surface slopes (east, north) and a sun.
-double shade(double east, double north, double azimuth_deg, double altitude_deg) {
-  const double az = azimuth_deg * std::numbers::pi / 180.0, alt = altitude_deg * std::numbers::pi / 180.0;
-  const double lx = std::cos(alt) * std::sin(az), ly = std::cos(alt) * std::cos(az), lz = std::sin(alt);
-  const double inv = 1.0 / std::sqrt(east * east + north * north + 1.0);
-  return std::max(0.0, (-east * lx - north * ly + lz) * inv);
-}
-
 int one_cell(const preview_options&, double) {
   return 1;
 }
@@ -134,23 +83,8 @@ encoded_file encode_preview(const preview_options& o, const std::string&, const 
   const std::vector<float> east = ctx.window(g.east), north = ctx.window(g.north);
   const std::vector<float> heights = ctx.window(ctx.field.values());
   const std::vector<stop>& ramp = o.stops.empty() ? builtin_ramp(o.ramp) : o.stops;
-  const double flat = std::sin(o.sun_altitude * std::numbers::pi / 180.0);
-  std::vector<std::uint8_t> rgb(heights.size() * 3);
-  for (std::size_t k = 0; k < heights.size(); ++k) {
-    double s = 0.0;
-    if (o.multidirectional) {
-      for (double az : {225.0, 270.0, 315.0, 360.0}) s += 0.25 * shade(east[k], north[k], az, o.sun_altitude);
-    } else {
-      s = shade(east[k], north[k], o.sun_azimuth, o.sun_altitude);
-    }
-    // Flat ground keeps its ramp colour exactly; slopes toward the sun brighten.
-    const double light = (1.0 - o.hillshade) + o.hillshade * s / flat;
-    const auto c = ramp_colour(ramp, heights[k]);
-    for (int ch = 0; ch < 3; ++ch) {
-      rgb[3 * k + static_cast<std::size_t>(ch)] =
-          static_cast<std::uint8_t>(std::clamp(std::lround(c[static_cast<std::size_t>(ch)] * light), 0L, 255L));
-    }
-  }
+  const std::vector<std::uint8_t> rgb = shaded_relief_rgb(
+      heights, east, north, ramp, hillshade_light{o.sun_azimuth, o.sun_altitude, o.multidirectional, o.hillshade});
   encoded_file out;
   out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data());
   out.encoding = "PNG RGB 8-bit, hypsometric colour x hillshade (preview, not data)";

@@ -5,11 +5,10 @@
 
 #include <cmath>
 
-#include "landform/core/rng.hpp"
 #include "landform/derive/flow.hpp"
 #include "landform/derive/splat.hpp"
 #include "landform/derive/surface.hpp"
-#include "landform/noise/open_simplex_legacy.hpp"
+#include "landform/io/encode.hpp"
 
 namespace landform {
 
@@ -108,18 +107,6 @@ int splat_halo(const splat_options& o, double) {
   return 1;
 }
 
-// Breakup noise for layer r at every cell of the field, in [-1, 1].
-std::vector<float> breakup_noise(const heightfield& h, double scale, std::int64_t seed, std::size_t layer) {
-  const open_simplex_legacy noise(static_cast<std::int64_t>(hash64(static_cast<std::uint64_t>(seed), 0x5b1a7, layer)));
-  std::vector<float> out(h.size());
-  const region& r = h.placement();
-  for (int j = 0; j < h.height(); ++j)
-    for (int i = 0; i < h.width(); ++i)
-      out[static_cast<std::size_t>(j) * h.width() + i] =
-          static_cast<float>(noise.eval(r.world_x(i) / scale, r.world_y(j) / scale));
-  return out;
-}
-
 encoded_file encode_splat(const splat_options& o, const std::string& format, const output_context& ctx) {
   const heightfield& h = ctx.field;
   bool need_flow = false, need_curvature = false;
@@ -142,7 +129,7 @@ encoded_file encode_splat(const splat_options& o, const std::string& format, con
   in.flow = need_flow ? flow.data() : nullptr;
   in.curvature = need_curvature ? curvature.data() : nullptr;
   for (std::size_t r = 0; r < o.layers.size(); ++r) {
-    if (o.layers[r].noise > 0.0) noise[r] = breakup_noise(h, o.noise_scale, ctx.seed, r);
+    if (o.layers[r].noise > 0.0) noise[r] = splat_breakup_noise(h, o.noise_scale, ctx.seed, r);
     in.noise.push_back(noise[r].empty() ? nullptr : noise[r].data());
   }
   const std::vector<float> full =

@@ -4,8 +4,11 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <stdexcept>
 
 #include "landform/core/rng.hpp"
+#include "landform/io/decode.hpp"
+#include "landform/io/sha256.hpp"
 #include "landform/outputs/output_kind.hpp"
 #include "landform/pipeline/composition.hpp"
 #include "landform/pipeline/engine_target.hpp"
@@ -191,10 +194,60 @@ top_level check_top_level(const json& preset, checker& c) {
   return t;
 }
 
+// Reads and decodes the files a stage declares (stage_info::files), so that a
+// missing or corrupt file is a preset error before any stage runs. Relative
+// paths start at `base_dir` (the preset's folder; empty: the working
+// directory). The canonical params keep each path as written plus the file's
+// SHA-256 as "<param>_sha256", so the preset hash does not depend on where it
+// is built from; a given "<param>_sha256" must match the file.
+bool load_stage_files(const stage_info& info, const json& entry, const std::string& path,
+                      const std::filesystem::path& base_dir, checker& c, json& canonical, stage_inputs& inputs) {
+  bool ok = true;
+  for (const auto& f : info.files) {
+    const std::string written = canonical.value(f.param, std::string());
+    std::filesystem::path file = written;
+    if (!base_dir.empty() && !written.empty() && file.is_relative()) file = (base_dir / file).lexically_normal();
+    const auto bytes = written.empty() ? std::nullopt : read_file_bytes(file);
+    const std::string key = path + "." + f.param;
+    if (!bytes) {
+      c.add(key, "\"" + written + "\" is not a readable file (relative paths start at " +
+                     (base_dir.empty() ? std::string("the working directory")
+                                       : "the preset's folder, " + base_dir.string()) +
+                     ")");
+      ok = false;
+      continue;
+    }
+    const std::string hash = sha256_hex(bytes->data(), bytes->size());
+    const std::string hash_key = f.param + "_sha256";
+    if (auto it = entry.find(hash_key); it != entry.end() && *it != hash) {
+      c.add(path + "." + hash_key, (it->is_string() ? it->dump() : show(*it)) + " is not the SHA-256 of \"" + written +
+                                       "\" (" + hash + "); the file changed since the preset was written");
+      ok = false;
+      continue;
+    }
+    canonical[hash_key] = hash;
+    heightmap_request request = f.request(canonical);
+    request.encoding = resolve_heightmap_encoding(request.encoding, written);
+    try {
+      inputs.files[f.param] =
+          std::make_shared<const heightmap_samples>(decode_heightmap(*bytes, request, "\"" + written + "\""));
+    } catch (const heightmap_decode_error& e) {
+      using subject = heightmap_decode_error::subject;
+      const std::string& param = e.about() == subject::raw_width    ? f.width_param
+                                 : e.about() == subject::raw_height ? f.height_param
+                                                                    : f.param;
+      c.add(path + "." + param, e.what());
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 // Checks one stage entry; returns its canonical form (or null if broken).
 // `layers` are the layers written by earlier stages (masks may read them).
 json check_stage(const json& entry, std::size_t index, const stage_registry& registry, checker& c,
-                 const std::vector<std::string>& layers, const stage_info*& info_out, composition& comp) {
+                 const std::vector<std::string>& layers, const std::filesystem::path& base_dir,
+                 const stage_info*& info_out, composition& comp, stage_inputs& inputs) {
   const std::string base = "stages[" + std::to_string(index) + "]";
   info_out = nullptr;
   if (!entry.is_object()) {
@@ -220,6 +273,7 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   const std::size_t before = c.issues.size();
   std::vector<std::string> extra_keys = k_stage_keys;
   extra_keys.insert(extra_keys.end(), composition_keys().begin(), composition_keys().end());
+  for (const auto& f : info->files) extra_keys.push_back(f.param + "_sha256");
   check_params(info->params, entry, path, extra_keys, c.issues, check_scope{&layers});
   comp = check_composition(entry, path, info->category == stage_category::generator, layers, c.issues);
   if (auto it = entry.find("seed"); it != entry.end() && !is_int64(*it) && *it != "preset") {
@@ -236,13 +290,44 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   info->check_rules(entry, rule_issues);
   for (auto& issue : rule_issues) c.add(path + "." + issue.path, issue.message);
   if (!rule_issues.empty()) return nullptr;
-  info_out = info;
   json canonical = info->canonical(entry);
+  if (!load_stage_files(*info, entry, path, base_dir, c, canonical, inputs)) return nullptr;
+  info_out = info;
   for (const auto& key : k_stage_keys) {
     if (auto it = entry.find(key); it != entry.end()) canonical[key] = *it;
   }
   canonical.update(composition_to_json(comp));
   return canonical;
+}
+
+// Whether a layer written by stage `k` is used: requested as an output, read
+// by an output (biome's moisture), or read by a later stage's mask, reads or
+// target (a target blends into what is there).
+bool layer_used(const std::string& name, std::size_t k, const std::vector<pipeline_stage>& stages,
+                const std::vector<output_spec>& outputs) {
+  for (const auto& o : outputs) {
+    if (o.is_layer && o.map == name) return true;
+    if (o.kind && o.kind->reads) {
+      const auto read = o.kind->reads(o.options);
+      if (std::find(read.begin(), read.end(), name) != read.end()) return true;
+    }
+  }
+  for (std::size_t j = k + 1; j < stages.size(); ++j) {
+    const pipeline_stage& s = stages[j];
+    if (!s.run) continue;
+    if (s.comp.target == name || (s.comp.mask && s.comp.mask->layer == name)) return true;
+    if (std::find(s.info->reads.begin(), s.info->reads.end(), name) != s.info->reads.end()) return true;
+  }
+  return false;
+}
+
+void mark_wanted_layers(std::vector<pipeline_stage>& stages, const std::vector<output_spec>& outputs) {
+  for (std::size_t k = 0; k < stages.size(); ++k) {
+    if (!stages[k].run) continue;
+    for (const auto& name : stages[k].info->writes) {
+      if (layer_used(name, k, stages, outputs)) stages[k].wanted.push_back(name);
+    }
+  }
 }
 
 }  // namespace
@@ -251,29 +336,11 @@ std::uint64_t derive_stage_seed(std::int64_t preset_seed, const std::string& key
   return hash64(static_cast<std::uint64_t>(preset_seed), hash_string(key));
 }
 
-// A copy of the preset with relative path parameters made relative to
-// `base_dir`, so a preset can name files beside itself.
-json resolve_paths(const json& preset, const std::filesystem::path& base_dir, const stage_registry& registry) {
-  json out = preset;
-  if (base_dir.empty() || !out.is_object() || !out.contains("stages") || !out["stages"].is_array()) return out;
-  for (auto& entry : out["stages"]) {
-    if (!entry.is_object() || !entry.contains("type") || !entry["type"].is_string()) continue;
-    const stage_info* info = registry.find(entry["type"].get<std::string>());
-    if (!info) continue;
-    for (const auto& spec : info->params) {
-      if (!spec.is_path || !entry.contains(spec.name) || !entry[spec.name].is_string()) continue;
-      const std::filesystem::path p = entry[spec.name].get<std::string>();
-      if (!p.empty() && p.is_relative()) entry[spec.name] = (base_dir / p).lexically_normal().string();
-    }
-  }
-  return out;
+pipeline pipeline::build(const json& preset, const stage_registry& registry) {
+  return build(preset, std::filesystem::path{}, registry);
 }
 
 pipeline pipeline::build(const json& preset, const std::filesystem::path& base_dir, const stage_registry& registry) {
-  return build(resolve_paths(preset, base_dir, registry), registry);
-}
-
-pipeline pipeline::build(const json& preset, const stage_registry& registry) {
   checker c;
   if (!preset.is_object()) throw preset_error("", "a preset must be a JSON object, got " + show(preset));
   const top_level top = check_top_level(preset, c);
@@ -296,7 +363,8 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
     for (std::size_t k = 0; k < stages_it->size(); ++k) {
       const stage_info* info = nullptr;
       composition comp;
-      json canonical = check_stage((*stages_it)[k], k, registry, c, layers, info, comp);
+      stage_inputs inputs;
+      json canonical = check_stage((*stages_it)[k], k, registry, c, layers, base_dir, info, comp, inputs);
       stages_canonical.push_back(canonical);
       if (!info) continue;
       pipeline_stage s;
@@ -317,7 +385,12 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
       }
       s.scope = info->scope_of(canonical);
       if (canonical.value("enabled", true)) {
-        s.run = info->create(canonical);
+        for (const auto& name : info->reads) {
+          if (std::find(layers.begin(), layers.end(), name) == layers.end()) {
+            c.add(s.path, "reads the layer \"" + name + "\", which no earlier stage writes");
+          }
+        }
+        s.run = info->create(canonical, inputs);
         auto add_layer = [&layers](const std::string& name) {
           if (std::find(layers.begin(), layers.end(), name) == layers.end()) layers.push_back(name);
         };
@@ -332,6 +405,7 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
   auto outputs_it = preset.find("outputs");
   p.m_outputs = check_outputs(outputs_it == preset.end() ? default_outputs : *outputs_it, layers, c.issues);
   if (!c.issues.empty()) throw preset_error(std::move(c.issues));
+  mark_wanted_layers(p.m_stages, p.m_outputs);
 
   json outputs = json::array();
   for (const auto& o : p.m_outputs) {
@@ -389,6 +463,29 @@ namespace {
 
 // Runs one stage into its target (the heights or a named layer), blending a
 // generator's layer and confining the effect to the mask.
+// Keeps the side layers a stage returned: each must be one it declares (a
+// logic error otherwise) and of the field's size; only wanted ones are kept.
+void keep_side_layers(const pipeline_stage& s, layer_set side, build_result& result) {
+  const auto& writes = s.info->writes;
+  for (const auto& name : side.names()) {
+    if (std::find(writes.begin(), writes.end(), name) == writes.end()) {
+      throw std::logic_error(s.path + " returned the layer \"" + name + "\", which it does not declare in writes");
+    }
+    std::vector<float> values = side.take(name);
+    if (values.size() != result.field.size()) {
+      throw std::logic_error(s.path + " returned the layer \"" + name + "\" with " + std::to_string(values.size()) +
+                             " values for a field of " + std::to_string(result.field.size()) + " cells");
+    }
+    if (std::find(s.wanted.begin(), s.wanted.end(), name) == s.wanted.end()) continue;
+    const auto& acc = s.info->accumulates;
+    if (std::find(acc.begin(), acc.end(), name) != acc.end()) {
+      result.layers.add(name, values);
+    } else {
+      result.layers.put(name, std::move(values));
+    }
+  }
+}
+
 void run_composed(const pipeline_stage& s, build_result& result, const stage_context& ctx) {
   heightfield& heights = result.field;
   std::vector<float>& target =
@@ -400,17 +497,18 @@ void run_composed(const pipeline_stage& s, build_result& result, const stage_con
   }
   const bool blended =
       s.info->category == stage_category::generator && !(s.comp.blend == blend_mode::replace && s.comp.weight == 1.0);
+  layer_set side;
   if (blended) {
     heightfield layer(heights.placement());
-    s.run(layer, ctx);
+    side = s.run(layer, ctx);
     blend_into(target, layer.values(), s.comp.blend, s.comp.weight, heights.width(), ctx.nthreads);
   } else if (&target == &heights.values()) {
-    s.run(heights, ctx);
+    side = s.run(heights, ctx);
   } else {
     // A layer target: run on a heightfield that borrows the layer's values.
     heightfield view(heights.placement());
     view.values().swap(target);
-    s.run(view, ctx);
+    side = s.run(view, ctx);
     view.values().swap(target);
   }
   if (s.comp.mask) apply_mask(target, before, weights, heights.width(), ctx.nthreads);
@@ -421,6 +519,7 @@ void run_composed(const pipeline_stage& s, build_result& result, const stage_con
                        "produced heights that are not finite (NaN or infinity); its parameters overflow "
                        "float32 (for example a huge amplitude or weight)");
   }
+  keep_side_layers(s, std::move(side), result);
 }
 
 }  // namespace
@@ -446,7 +545,8 @@ build_result pipeline::run_full(const run_options& options) const {
     ctx.world = m_world;
     ctx.height_scale = m_height_scale;
     ctx.nthreads = options.nthreads;
-    ctx.layers = &result.layers;
+    for (const auto& name : s.info->reads) ctx.read_layers.emplace_back(name, result.layers.find(name));
+    ctx.wanted = s.wanted;
     if (options.progress) {
       ctx.progress = [&, k](double fraction) {
         if (!options.progress(s.info->name, (static_cast<double>(k) + std::clamp(fraction, 0.0, 1.0)) / count)) {

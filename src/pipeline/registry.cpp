@@ -5,10 +5,6 @@
 
 namespace landform {
 
-std::string to_string(stage_category category) {
-  return category == stage_category::generator ? "generator" : "filter";
-}
-
 void stage_registry::add(stage_info info) {
   const std::string name = info.name;
   if (!m_stages.emplace(name, std::move(info)).second) {

@@ -765,24 +765,26 @@ stage_info hydraulic_erosion_stage_info() {
       "step. Droplets start at points hashed from the seed and run in tile rounds with a 2 x 2 colouring, so "
       "results are bit-identical for every thread count. Sediment still carried when a droplet dies leaves "
       "the map. Needs the whole world: a region build computes the world and crops it.",
-      +[](heightfield& h, const hydraulic_erosion_params& p, const stage_context& ctx) {
-        if (!ctx.layers) {
+      +[](heightfield& h, const hydraulic_erosion_params& p, const stage_context& ctx) -> layer_set {
+        // The per-cell amounts are side layers that presets can write as
+        // outputs; recording them about doubles the stage's time at 1024^2, so they are only computed
+        // when the pipeline keeps one of them.
+        layer_set side;
+        if (!ctx.wants("erosion") && !ctx.wants("deposition") && !ctx.wants("droplet_flow")) {
           apply_hydraulic_erosion(h, p, ctx);
-          return;
+          return side;
         }
-        // In a pipeline the per-cell amounts become side layers that presets
-        // can write as outputs; two hydraulic stages add up.
         hydraulic_erosion_maps maps;
         apply_hydraulic_erosion(h, p, ctx, &maps);
-        const std::pair<const char*, const std::vector<float>*> layers[] = {
-            {"erosion", &maps.erosion}, {"deposition", &maps.deposition}, {"droplet_flow", &maps.flow}};
-        for (const auto& [name, values] : layers) {
-          std::vector<float>& layer = ctx.layers->acquire(name, h.size());
-          for (std::size_t k = 0; k < layer.size() && k < values->size(); ++k) layer[k] += (*values)[k];
-        }
+        if (ctx.wants("erosion")) side.put("erosion", std::move(maps.erosion));
+        if (ctx.wants("deposition")) side.put("deposition", std::move(maps.deposition));
+        if (ctx.wants("droplet_flow")) side.put("droplet_flow", std::move(maps.flow));
+        return side;
       });
-  // Side layers, writable as outputs: {"map": "erosion", "format": "png8"}.
+  // Side layers, writable as outputs: {"map": "erosion", "format": "png8"};
+  // two hydraulic stages add up.
   info.writes = {"erosion", "deposition", "droplet_flow"};
+  info.accumulates = info.writes;
   return info;
 }
 

@@ -1,13 +1,9 @@
 #include "landform/stages/image.hpp"
 
-#include <stb_image.h>
-
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <memory>
+#include <stdexcept>
 
 #include "landform/core/parallel.hpp"
 #include "landform/core/world_frame.hpp"
@@ -40,115 +36,29 @@ const param_schema<image_params>& image_params::schema() {
   return s;
 }
 
-image_params::format_kind image_format_of(const image_params& p) {
-  using format_kind = image_params::format_kind;
-  if (p.format != format_kind::automatic) return p.format;
-  std::string ext = std::filesystem::path(p.path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (ext == ".raw" || ext == ".r16") return format_kind::raw16;
-  if (ext == ".r32") return format_kind::r32;
-  return format_kind::png;
-}
-
-void image_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    problems.emplace_back("path",
-                          "\"" + path + "\" is not a readable file (relative paths start at the working directory)");
-    return;
-  }
-  const auto kind = image_format_of(*this);
-  if (kind == format_kind::png) return;
-  const auto bytes = std::filesystem::file_size(path, ec);
-  const std::uintmax_t per = kind == format_kind::raw16 ? 2 : 4;
-  if (ec || bytes % per != 0 || bytes == 0) {
-    problems.emplace_back("path", "\"" + path + "\" has " + std::to_string(bytes) + " bytes, not a whole number of " +
-                                      std::to_string(per) + "-byte samples");
-    return;
-  }
-  const std::uintmax_t samples = bytes / per;
-  if (raw_width > 0 && raw_height > 0 &&
-      samples != static_cast<std::uintmax_t>(raw_width) * static_cast<std::uintmax_t>(raw_height)) {
-    problems.emplace_back("raw_height", "raw_width x raw_height = " + std::to_string(raw_width) + " x " +
-                                            std::to_string(raw_height) + " but the file holds " +
-                                            std::to_string(samples) + " samples");
-  } else if (raw_width > 0 && samples % static_cast<std::uintmax_t>(raw_width) != 0) {
-    problems.emplace_back("raw_width", std::to_string(samples) + " samples are not a whole number of rows of " +
-                                           std::to_string(raw_width));
-  } else if (raw_width == 0) {
-    const auto side = static_cast<std::uintmax_t>(std::llround(std::sqrt(static_cast<double>(samples))));
-    if (side * side != samples) {
-      problems.emplace_back("raw_width", "0 means a square image, but " + std::to_string(samples) +
-                                             " samples are not a square; give raw_width");
-    }
-  }
-}
-
-image_data decode_heightmap(const std::vector<std::uint8_t>& bytes, image_params::format_kind format, int raw_width,
-                            int raw_height, const std::string& name) {
+heightmap_request image_request(const image_params& p) {
   using F = image_params::format_kind;
-  image_data out;
-  if (format == F::png) {
-    if (bytes.size() > static_cast<std::size_t>(INT32_MAX)) throw io_error("image: " + name + " is too large");
-    const auto* data = bytes.data();
-    const int length = static_cast<int>(bytes.size());
-    int w = 0, h = 0, channels = 0;
-    if (stbi_is_16_bit_from_memory(data, length)) {
-      stbi_us* pixels = stbi_load_16_from_memory(data, length, &w, &h, &channels, 1);
-      if (!pixels) throw io_error("image: cannot decode " + name + ": " + stbi_failure_reason());
-      out.values.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
-      for (std::size_t k = 0; k < out.values.size(); ++k) out.values[k] = static_cast<float>(pixels[k] / 65535.0);
-      stbi_image_free(pixels);
-    } else {
-      stbi_uc* pixels = stbi_load_from_memory(data, length, &w, &h, &channels, 1);
-      if (!pixels) throw io_error("image: cannot decode " + name + ": " + stbi_failure_reason());
-      out.values.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
-      for (std::size_t k = 0; k < out.values.size(); ++k) out.values[k] = static_cast<float>(pixels[k] / 255.0);
-      stbi_image_free(pixels);
-    }
-    out.width = w;
-    out.height = h;
-    return out;
+  heightmap_request r;
+  switch (p.format) {
+    case F::automatic:
+      r.encoding = heightmap_encoding::automatic;
+      break;
+    case F::png:
+      r.encoding = heightmap_encoding::png;
+      break;
+    case F::raw16:
+      r.encoding = heightmap_encoding::raw16;
+      break;
+    case F::r32:
+      r.encoding = heightmap_encoding::r32;
+      break;
   }
-  const std::size_t per = format == F::raw16 ? 2 : 4;
-  if (bytes.empty() || bytes.size() % per != 0) {
-    throw io_error("image: " + name + " has " + std::to_string(bytes.size()) + " bytes, not a whole number of " +
-                   std::to_string(per) + "-byte samples");
-  }
-  const std::size_t samples = bytes.size() / per;
-  std::size_t w = static_cast<std::size_t>(raw_width), h = static_cast<std::size_t>(raw_height);
-  if (w == 0) {
-    w = static_cast<std::size_t>(std::llround(std::sqrt(static_cast<double>(samples))));
-    if (w * w != samples) throw io_error("image: " + name + " is not square; give raw_width");
-  }
-  if (h == 0) h = samples / w;
-  if (w * h != samples || w > 65536 || h > 65536) {
-    throw io_error("image: " + name + " holds " + std::to_string(samples) + " samples, not " + std::to_string(w) +
-                   " x " + std::to_string(h));
-  }
-  out.width = static_cast<int>(w);
-  out.height = static_cast<int>(h);
-  out.values.resize(samples);
-  for (std::size_t k = 0; k < samples; ++k) {
-    const std::uint8_t* b = bytes.data() + k * per;
-    if (format == F::raw16) {
-      out.values[k] = static_cast<float>((b[0] | (b[1] << 8)) / 65535.0);
-    } else {
-      const std::uint32_t bits =
-          std::uint32_t{b[0]} | (std::uint32_t{b[1]} << 8) | (std::uint32_t{b[2]} << 16) | (std::uint32_t{b[3]} << 24);
-      std::memcpy(&out.values[k], &bits, sizeof bits);
-    }
-  }
-  return out;
+  r.raw_width = p.raw_width;
+  r.raw_height = p.raw_height;
+  return r;
 }
 
-void apply_image(heightfield& h, const image_params& p, const stage_context& ctx) {
-  std::ifstream in(p.path, std::ios::binary);
-  if (!in) throw io_error("image: cannot open \"" + p.path + "\"");
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw io_error("image: cannot read \"" + p.path + "\"");
-  const image_data img = decode_heightmap(bytes, image_format_of(p), p.raw_width, p.raw_height, "\"" + p.path + "\"");
+void apply_image(heightfield& h, const image_params& p, const heightmap_samples& img, const stage_context& ctx) {
   const world_frame frame(ctx.world, h.placement());
   const double sx = static_cast<double>(img.width) / ctx.world.width;
   const double sy = static_cast<double>(img.height) / ctx.world.height;
@@ -183,7 +93,7 @@ void apply_image(heightfield& h, const image_params& p, const stage_context& ctx
 }
 
 stage_info image_stage_info() {
-  return make_stage_info<image_params>(
+  stage_info info = make_stage_info<image_params>(
       "image", stage_category::generator, stage_scope::pointwise,
       "imports a heightmap file (PNG 8/16-bit, raw16, r32), resampled bilinearly to the world",
       "Decodes `path` (PNG through stb_image, colour converted to grey; raw16 and r32 headerless little-endian "
@@ -191,7 +101,21 @@ stage_info image_stage_info() {
       "centres and the four nearest pixels are blended (edges clamped), or the nearest one is taken. PNG and "
       "raw16 give [0, 1], r32 the stored values. An image of the world's size is copied exactly; erode or derive "
       "maps from your own terrain.",
-      &apply_image);
+      +[](heightfield&, const image_params&, const stage_context&) {
+        throw std::logic_error("image: created without its decoded file");
+      });
+  // The pipeline reads and decodes `path` when the preset is built; the stage
+  // is a function of the samples.
+  info.files = {{"path", [](const json& params) { return image_request(image_params::schema().parse(params)); }}};
+  info.create = [](const json& params, const stage_inputs& inputs) -> stage_fn {
+    const image_params p = image_params::schema().parse(params);
+    std::shared_ptr<const heightmap_samples> img = inputs.file("path");
+    return [p, img](heightfield& h, const stage_context& ctx) -> layer_set {
+      apply_image(h, p, *img, ctx);
+      return {};
+    };
+  };
+  return info;
 }
 
 }  // namespace landform

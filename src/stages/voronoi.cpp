@@ -211,11 +211,13 @@ voronoi_sample voronoi_at(const voronoi_params& p, std::uint64_t seed, const wor
   return sample_at(p, make_layout(p, seed, world), x, y);
 }
 
-void apply_voronoi(heightfield& h, const voronoi_params& p, const stage_context& ctx) {
+layer_set apply_voronoi(heightfield& h, const voronoi_params& p, const stage_context& ctx) {
   using M = voronoi_params::mode_kind;
   const layout l = make_layout(p, ctx.seed, ctx.world);
   const world_frame frame(ctx.world, h.placement());
-  std::vector<float>* moisture = ctx.layers ? &ctx.layers->acquire("moisture", h.size()) : nullptr;
+  std::vector<float> moisture_values;
+  if (ctx.wants("moisture")) moisture_values.assign(h.size(), 0.0f);
+  std::vector<float>* moisture = ctx.wants("moisture") ? &moisture_values : nullptr;
   const bool need_f2 = p.mode == M::f2 || p.mode == M::f2_minus_f1;
   const std::int64_t reach = need_f2 ? 3 : 2;
   auto grid_index = [&](double cells) { return static_cast<std::int64_t>(std::floor(cells / l.spacing + 0.5)); };
@@ -282,6 +284,9 @@ void apply_voronoi(heightfield& h, const voronoi_params& p, const stage_context&
       }
     }
   });
+  layer_set side;
+  if (moisture) side.put("moisture", std::move(moisture_values));
+  return side;
 }
 
 stage_info voronoi_stage_info() {

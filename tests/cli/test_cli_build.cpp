@@ -437,3 +437,30 @@ TEST_CASE("cli build: the manifest's canonical preset builds the same files agai
   REQUIRE(r.exit_code == 0);
   require_identical(dir / "first", dir / "second");
 }
+
+TEST_CASE("cli build: preset_sha256 does not depend on the working directory", "[cli][build][manifest]") {
+  // The same preset reading a file beside it, built as `landform build
+  // sub/p.json` from above and as `landform build p.json` from inside: the
+  // canonical preset keeps the path as written plus the file's SHA-256.
+  const temp_dir dir;
+  const std::vector<float> values = {0.0f, 0.25f, 0.5f, 1.0f};
+  std::string bytes(sizeof values[0] * values.size(), '\0');
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  dir.write("sub/in.r32", bytes);
+  dir.write("sub/p.json", R"({"landform": 1, "size": 8, "stages": [{"type": "image", "path": "in.r32"}],
+                              "outputs": [{"map": "height", "format": "r32"}]})");
+  const cli_result above = run_cli({"build", "sub/p.json", "-o", (dir / "a").string(), "-q"}, dir.path());
+  INFO(describe(above));
+  REQUIRE(above.exit_code == 0);
+  const cli_result inside = run_cli({"build", "p.json", "-o", (dir / "b").string(), "-q"}, dir / "sub");
+  INFO(describe(inside));
+  REQUIRE(inside.exit_code == 0);
+  const json a = json::parse(read_text(dir / "a/manifest.json"));
+  const json b = json::parse(read_text(dir / "b/manifest.json"));
+  CHECK(a.at("preset_sha256") == b.at("preset_sha256"));
+  CHECK(a.at("preset") == b.at("preset"));
+  CHECK(a.at("preset").at("stages").at(0).at("path") == "in.r32");
+  CHECK(a.at("preset").at("stages").at(0).at("path_sha256") ==
+        landform::sha256_hex(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  require_identical(dir / "a", dir / "b");
+}

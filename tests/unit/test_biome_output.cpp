@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "landform/derive/biome.hpp"
 #include "landform/outputs/biome_output.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "unit/stage_checks.hpp"
@@ -63,7 +64,7 @@ std::vector<std::uint8_t> render(const json& preset, int& w, int& h) {
 }  // namespace
 
 TEST_CASE("biome: known (elevation, moisture) pairs", "[outputs][biome]") {
-  const biome_output_options o;
+  const biome_palette o;
   CHECK(biome_color(o, 0.0, 0.7) == rgb{0, 0, 0});         // deepest water: black
   CHECK(biome_color(o, 0.25, 0.7) == rgb{24, 32, 63});     // half depth: half the shore colour
   CHECK(biome_color(o, 0.4999, 0.0) == rgb{47, 63, 126});  // just below sea level
@@ -76,7 +77,7 @@ TEST_CASE("biome: known (elevation, moisture) pairs", "[outputs][biome]") {
 }
 
 TEST_CASE("biome: the seed's formula on a grid of pairs", "[outputs][biome]") {
-  const biome_output_options o;
+  const biome_palette o;
   for (int i = 0; i <= 200; ++i)
     for (int k = 0; k <= 20; ++k) {
       const double e = static_cast<float>(i / 200.0), m = static_cast<float>(k / 20.0);
@@ -97,7 +98,7 @@ TEST_CASE("biome: colours the voronoi map from its height and moisture", "[outpu
   const std::vector<float>& moisture = *r.layers.find("moisture");
   int water = 0;
   for (std::size_t k = 0; k < r.field.size(); ++k) {
-    const rgb expected = biome_color(biome_output_options{}, r.field.values()[k], moisture[k]);
+    const rgb expected = biome_color(biome_palette{}, r.field.values()[k], moisture[k]);
     REQUIRE(rgb{pixels[3 * k], pixels[3 * k + 1], pixels[3 * k + 2]} == expected);
     water += r.field.values()[k] < 0.5f;
   }

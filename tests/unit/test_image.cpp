@@ -13,6 +13,7 @@
 
 #include "landform/core/error.hpp"
 #include "landform/io/encode.hpp"
+#include "landform/io/sha256.hpp"
 #include "landform/stages/image.hpp"
 #include "unit/stage_checks.hpp"
 
@@ -127,7 +128,46 @@ TEST_CASE("image: missing, empty, mis-sized and corrupt files are reported", "[s
                    "stages[0] (image).raw_width: 12 samples are not a whole number of rows of 5");
   require_rejected({{"type", "image"}, {"path", rect}, {"raw_width", 4}, {"raw_height", 4}},
                    "stages[0] (image).raw_height: raw_width x raw_height = 4 x 4 but the file holds 12 samples");
+  // A corrupt PNG is a preset error when the pipeline is built, before any
+  // stage runs.
   const std::string bad = s.write("bad.png", {1, 2, 3, 4, 5});
-  const pipeline p = pipeline::build(preset_of(json::array({{{"type", "image"}, {"path", bad}}}), 8));
-  CHECK_THROWS_AS(p.run(), io_error);
+  require_rejected({{"type", "image"}, {"path", bad}},
+                   "stages[0] (image).path: \"" + bad + "\" cannot be decoded: unknown image type");
+}
+
+TEST_CASE("image: the stage is a function of the decoded samples", "[stages][image]") {
+  // No file involved: the pipeline decodes, the stage only resamples.
+  heightmap_samples img;
+  img.width = 2;
+  img.height = 1;
+  img.values = {0.0f, 1.0f};
+  heightfield h = make_field(4, 2);
+  apply_image(h, image_params{}, img, make_ctx(h));
+  const std::vector<float> bilinear = {0.0f, 0.25f, 0.75f, 1.0f};
+  for (int i = 0; i < 4; ++i) CHECK(h.at(i, 1) == bilinear[static_cast<std::size_t>(i)]);
+}
+
+TEST_CASE("image: the canonical preset keeps the path as written and the file's SHA-256", "[stages][image]") {
+  const scratch s;
+  const std::vector<float> values = {0.0f, 0.25f, 0.5f, 1.0f};
+  s.write("in.r32", encode_r32_le(values.size(), values.data()));
+  const json preset = preset_of(json::array({{{"type", "image"}, {"path", "in.r32"}}}), 2);
+  const pipeline p = pipeline::build(preset, s.dir);
+  const json& stage = p.canonical()["stages"][0];
+  CHECK(stage["path"] == "in.r32");
+  const auto bytes = encode_r32_le(values.size(), values.data());
+  CHECK(stage["path_sha256"] == sha256_hex(bytes.data(), bytes.size()));
+  // The canonical preset builds again; a stale hash is a preset error.
+  CHECK(pipeline::build(p.canonical(), s.dir).canonical() == p.canonical());
+  json stale = preset;
+  stale["stages"][0]["path_sha256"] = std::string(64, '0');
+  try {
+    (void)pipeline::build(stale, s.dir);
+    FAIL("a stale path_sha256 was accepted");
+  } catch (const preset_error& e) {
+    REQUIRE(e.issues().size() == 1);
+    CHECK(e.issues()[0].to_string() ==
+          "stages[0] (image).path_sha256: \"" + std::string(64, '0') + "\" is not the SHA-256 of \"in.r32\" (" +
+              sha256_hex(bytes.data(), bytes.size()) + "); the file changed since the preset was written");
+  }
 }

@@ -132,7 +132,7 @@ TEST_CASE("pipeline: relative image paths resolve against the preset's folder", 
   const json preset = json::parse(R"({"size": 2, "stages": [{"type": "image", "path": "maps/in.r32", "format": "r32",
                                       "raw_width": 2, "raw_height": 2}]})");
   const pipeline p = pipeline::build(preset, dir);
-  CHECK(p.canonical()["stages"][0]["path"] == (dir / "maps" / "in.r32").string());
+  CHECK(p.canonical()["stages"][0]["path"] == "maps/in.r32");  // as written: the hash does not depend on the folder
   const heightfield h = p.run();
   CHECK(h.at(1, 1) == 1.0f);
   std::filesystem::remove_all(dir);

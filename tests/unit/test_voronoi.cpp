@@ -89,12 +89,11 @@ TEST_CASE("voronoi: Worley values respect the documented bounds over millions of
 TEST_CASE("voronoi: elevation and moisture are flat per cell and island-shaped", "[stages][voronoi]") {
   const auto island = GENERATE(P::island_kind::square, P::island_kind::euclidean, P::island_kind::none);
   heightfield h = field_at(200, 200, 0, 0);
-  layer_set layers;
   stage_context ctx = context_for(h, 8);
-  ctx.layers = &layers;
+  ctx.wanted = {"moisture"};
   P p;
   p.island = island;
-  apply_voronoi(h, p, ctx);
+  const layer_set layers = apply_voronoi(h, p, ctx);
   const std::vector<float>* moisture = layers.find("moisture");
   REQUIRE(moisture != nullptr);
   REQUIRE(moisture->size() == h.size());

@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "landform/core/heightfield.hpp"
-#include "landform/params/schema.hpp"
 
 namespace landform {
 
-/// Parameters of ambient_occlusion(); also the options of the "ao" output.
+/// Parameters of ambient_occlusion() (the "ao" output's options are declared
+/// in outputs/ao_output).
 struct ao_params {
   /// What the terrain is beyond the edge of the heightfield.
   enum class border_policy {
@@ -21,8 +21,6 @@ struct ao_params {
   border_policy border = border_policy::open;
   double exponent = 1.0;  ///< contrast: result = ao^exponent; 0.1 to 10
   double strength = 1.0;  ///< result = 1 - strength * (1 - ao^exponent); 0 to 1
-
-  static const param_schema<ao_params>& schema();
 };
 
 /// Ambient occlusion: the cosine-weighted fraction of the sky hemisphere above

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "landform/core/heightfield.hpp"
+
 namespace landform {
 
 /// One texture layer's rule. A cell's raw weight is `weight` times one factor
@@ -55,5 +57,10 @@ std::vector<std::uint8_t> quantize_splat(const std::vector<float>& weights, std:
 
 /// As quantize_splat, to 16-bit samples summing to exactly 65535 (rgba16).
 std::vector<std::uint16_t> quantize_splat16(const std::vector<float>& weights, std::size_t layers);
+
+/// Breakup noise for rule `rule` at every cell of `h`, in [-1, 1]: legacy
+/// OpenSimplex at world position / `scale`, seeded from hash(seed, rule), so
+/// a region's noise equals the same window of the world's.
+std::vector<float> splat_breakup_noise(const heightfield& h, double scale, std::int64_t seed, std::size_t rule);
 
 }  // namespace landform

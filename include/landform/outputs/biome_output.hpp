@@ -3,8 +3,6 @@
 /// The "biome" output: an RGB8 map coloured from the final height and the
 /// `moisture` layer (seed document 002's biome colours).
 
-#include <array>
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,19 +23,9 @@ struct biome_output_options {
   double snow_exponent = 4.0;                         ///< land blends toward snow by e^snow_exponent, > 0
 
   static const param_schema<biome_output_options>& schema();
+  /// The side layers the output reads: the moisture layer.
+  [[nodiscard]] std::vector<std::string> layers_read() const { return {moisture_layer}; }
 };
-
-/// The colour of one cell: `height` and `moisture` as in the seed's
-/// biomeColor(). With e = (height - sea_level) / sea_level below sea level
-/// and (height - sea_level) / (1 - sea_level) above, clamped to [-1, 1]
-/// (sea level 0.5 gives the seed's e = (elevation - 0.5) * 2):
-/// - water (e < 0): shallow + (shallow - deep) e, so shallow at the shore
-///   darkening to `deep_water` at height 0 (the seed: 48 + 48 e, ...);
-/// - land: m = moisture (1 - e), c = dry - (dry - wet) m, k = e^snow_exponent,
-///   colour = snow k + c (1 - k) (the seed: 210 - 100 m, ..., e^4 toward
-///   white).
-/// Each channel is truncated to an integer in [0, 255] as the seed's `| 0`.
-std::array<std::uint8_t, 3> biome_color(const biome_output_options& o, double height, double moisture);
 
 /// The "biome" output kind (format rgb8).
 output_kind biome_output_kind();

@@ -4,6 +4,7 @@
 /// declared like stages: options with a schema, the formats allowed, how much
 /// terrain around the region they need, and an encoder.
 
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -69,11 +70,15 @@ struct output_kind {
   std::function<json(const json& options)> canonical;
   std::function<void(const json& options, std::vector<preset_issue>& issues)> check_rules;
   std::function<encoded_file(const json& options, const std::string& format, const output_context& ctx)> encode;
+  /// Side layers the output reads (e.g. biome's moisture layer), so the
+  /// pipeline keeps them; may be empty.
+  std::function<std::vector<std::string>(const json& options)> reads;
 };
 
 /// Declares an output kind whose options struct `P` provides
 /// `static const param_schema<P>& schema()` (and optionally `check(...)` as
-/// for stages).
+/// for stages, and `std::vector<std::string> layers_read() const` naming the
+/// side layers it reads).
 template <class P>
 output_kind make_output_kind(std::string name, std::string summary, std::string description,
                              std::vector<std::string> formats, int (*halo)(const P&, double cell_size),
@@ -99,6 +104,11 @@ output_kind make_output_kind(std::string name, std::string summary, std::string 
   k.encode = [encode](const json& options, const std::string& format, const output_context& ctx) {
     return encode(P::schema().parse(options), format, ctx);
   };
+  if constexpr (requires(const P& p) {
+                  { p.layers_read() } -> std::same_as<std::vector<std::string>>;
+                }) {
+    k.reads = [](const json& options) { return P::schema().parse(options).layers_read(); };
+  }
   return k;
 }
 

@@ -10,6 +10,7 @@
 #include "landform/core/error.hpp"
 #include "landform/core/heightfield.hpp"
 #include "landform/core/layer_set.hpp"
+#include "landform/derive/mask.hpp"
 #include "landform/params/schema.hpp"
 
 namespace landform {
@@ -22,19 +23,6 @@ enum class blend_mode { replace, add, subtract, multiply, min, max, lerp };
 
 /// Names in preset order: "replace", "add", ...
 const std::vector<std::string>& blend_mode_names();
-
-/// Where a stage's effect applies, as a weight in [0, 1] per cell: the value
-/// of a layer, a height band and a slope band, multiplied; optionally inverted.
-struct mask_spec {
-  std::string layer;                ///< empty: no layer factor
-  std::optional<double> height_lo;  ///< height band, height units
-  std::optional<double> height_hi;
-  double falloff = 0.0;            ///< height units over which the band fades out, >= 0
-  std::optional<double> slope_lo;  ///< slope band, degrees (Horn's gradient, physical units)
-  std::optional<double> slope_hi;
-  double slope_falloff = 0.0;  ///< degrees over which the slope band fades out, >= 0
-  bool invert = false;
-};
 
 /// Composition keys of one stage entry, after validation.
 struct composition {
@@ -67,15 +55,5 @@ json composition_to_json(const composition& c);
 /// result independent of the thread count).
 void blend_into(std::vector<float>& target, const std::vector<float>& layer, blend_mode mode, double weight, int width,
                 int nthreads);
-
-/// The mask weights in [0, 1] for `heights` (the current heightfield) and the
-/// layers; a layer's values are clamped to [0, 1]. Slope bands use metres:
-/// `height_scale` metres per height unit over the heightfield's cell size.
-std::vector<float> mask_weights(const mask_spec& m, const heightfield& heights, const layer_set& layers,
-                                double height_scale, int nthreads);
-
-/// after[k] = before[k] + w[k]·(after[k] − before[k]).
-void apply_mask(std::vector<float>& after, const std::vector<float>& before, const std::vector<float>& weights,
-                int width, int nthreads);
 
 }  // namespace landform

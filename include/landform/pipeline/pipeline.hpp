@@ -48,6 +48,9 @@ struct pipeline_stage {
   stage_scope scope = stage_scope::pointwise;
   composition comp;  ///< blend, weight, target layer, mask
   std::string path;  ///< "stages[2] (perturb)", for messages
+  /// The side layers (of info->writes) that an output, a mask or a later stage
+  /// uses: the only ones the stage is asked to compute and the only ones kept.
+  std::vector<std::string> wanted;
   stage_fn run;
 };
 
@@ -70,8 +73,11 @@ class pipeline {
   /// every problem, each with a JSON path such as
   /// `stages[1] (perturb).magnitude`.
   static pipeline build(const json& preset, const stage_registry& registry = builtin_stages());
-  /// As above; relative file paths in stage parameters (e.g. image.path) are
-  /// resolved against `base_dir`, the folder of the preset file.
+  /// As above; the files stages read (e.g. image.path) are loaded and
+  /// decoded here, so a missing or corrupt file is a preset error. Relative
+  /// paths start at `base_dir`, the folder of the preset file (empty: the
+  /// working directory). The canonical preset keeps each path as written and
+  /// adds the file's SHA-256 (`path_sha256`).
   static pipeline build(const json& preset, const std::filesystem::path& base_dir,
                         const stage_registry& registry = builtin_stages());
 

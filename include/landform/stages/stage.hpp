@@ -6,11 +6,16 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "landform/core/error.hpp"
 #include "landform/core/heightfield.hpp"
+#include "landform/core/heightmap_file.hpp"
 #include "landform/core/layer_set.hpp"
 #include "landform/params/schema.hpp"
 
@@ -35,16 +40,52 @@ struct stage_context {
   world_extent world;         ///< where global shapes are laid out
   double height_scale = 1.0;  ///< metres (world units) for a height of 1.0; cell size is in the heightfield's placement
   int nthreads = 0;           ///< 0 = all cores, 1 = serial; results never depend on it
-  /// Side layers (same size as the heightfield) for stages that declare them
-  /// in stage_info::writes; may be null outside a pipeline.
-  layer_set* layers = nullptr;
+  /// The side layers (of those the stage declares in stage_info::writes) that
+  /// the caller keeps: an output, a mask or a later stage uses them. A stage
+  /// computes and returns only these; outside a pipeline it is empty.
+  std::vector<std::string> wanted;
   /// Reports progress within the stage, fraction in [0, 1]. Throws
   /// cancelled_error when the caller asked to stop. Never null.
   std::function<void(double)> progress = [](double) {};
+  /// The layers the stage declares in stage_info::reads, by name, as earlier
+  /// stages wrote them (null when none did), and no others: the pipeline
+  /// fills one entry per declared read. Read them with read_layer().
+  std::vector<std::pair<std::string, const std::vector<float>*>> read_layers;
+
+  /// True when the caller keeps the side layer `name`.
+  [[nodiscard]] bool wants(std::string_view name) const;
+  /// The layer `name`, which the stage must declare in stage_info::reads
+  /// (std::logic_error otherwise: it is not in read_layers); nullptr when no
+  /// earlier stage wrote it.
+  [[nodiscard]] const std::vector<float>* read_layer(const std::string& name) const;
 };
 
-/// A configured stage, ready to run: modifies the heightfield in place.
-using stage_fn = std::function<void(heightfield&, const stage_context&)>;
+/// A configured stage, ready to run: modifies the heightfield in place and
+/// returns the side layers it computed (only those in stage_context::wanted,
+/// each the heightfield's size). The pipeline checks them against
+/// stage_info::writes.
+using stage_fn = std::function<layer_set(heightfield&, const stage_context&)>;
+
+/// A heightmap file a stage reads, named by one of its path parameters. The
+/// pipeline loads and decodes it when the preset is built, so a missing or
+/// corrupt file is a preset error before any stage runs, and the stage only
+/// sees the samples.
+struct stage_file {
+  std::string param;  ///< the path parameter, e.g. "path"
+  /// How to decode it, from the checked params (format, raw sizes).
+  std::function<heightmap_request(const json& params)> request;
+  /// The parameters a size mismatch is reported on.
+  std::string width_param = "raw_width";
+  std::string height_param = "raw_height";
+};
+
+/// The decoded files of a configured stage, by path parameter.
+struct stage_inputs {
+  std::map<std::string, std::shared_ptr<const heightmap_samples>> files;
+  /// The samples of the file named by `param`; std::logic_error when the
+  /// stage did not declare it in stage_info::files.
+  [[nodiscard]] std::shared_ptr<const heightmap_samples> file(const std::string& param) const;
+};
 
 /// A registered stage type: metadata plus a factory.
 struct stage_info {
@@ -54,9 +95,16 @@ struct stage_info {
   std::string summary;      ///< one line
   std::string description;  ///< method, source document or paper, notes
   std::vector<param_spec> params;
-  /// Side layers the stage writes into stage_context::layers (each can be
-  /// requested as an output by name), e.g. {"erosion", "deposition"}.
+  /// Side layers the stage can return (each can be requested as an output by
+  /// name, read by a mask or by a later stage), e.g. {"erosion", "deposition"}.
+  /// The pipeline asks only for those used and rejects any other.
   std::vector<std::string> writes;
+  /// Those of `writes` that add to the layer an earlier stage wrote (two
+  /// hydraulic stages add up) instead of replacing it.
+  std::vector<std::string> accumulates;
+  /// Layers the stage reads (stage_context::read_layer); each must be written
+  /// by an earlier stage.
+  std::vector<std::string> reads;
   /// The scope of a configured stage (some stages are pointwise in one mode
   /// and need the whole world in another, e.g. normalize).
   std::function<stage_scope(const json& params)> scope_of;
@@ -64,17 +112,21 @@ struct stage_info {
   std::function<void(const json& params, std::vector<preset_issue>& issues)> check_rules;
   /// The canonical form of a checked params object: every parameter present.
   std::function<json(const json& params)> canonical;
-  /// Builds the runnable stage from checked params.
-  std::function<stage_fn(const json& params)> create;
+  /// Files the stage reads (loaded and decoded by the pipeline).
+  std::vector<stage_file> files;
+  /// Builds the runnable stage from checked params and its decoded files.
+  std::function<stage_fn(const json& params, const stage_inputs& inputs)> create;
 };
 
 /// Describes a stage whose params struct `P` provides
 /// `static const param_schema<P>& schema()` and, optionally,
 /// `void check(std::vector<std::pair<std::string, std::string>>&) const` for
-/// rules across parameters. `apply` does the work.
-template <class P>
-stage_info make_stage_info(std::string name, stage_category category, stage_scope scope, std::string summary,
-                           std::string description, void (*apply)(heightfield&, const P&, const stage_context&)) {
+/// rules across parameters. `apply` does the work and returns either nothing
+/// or the side layers it computed (a layer_set).
+template <class P, class R>
+requires std::same_as<R, void> || std::same_as<R, layer_set> stage_info
+make_stage_info(std::string name, stage_category category, stage_scope scope, std::string summary,
+                std::string description, R (*apply)(heightfield&, const P&, const stage_context&)) {
   stage_info info;
   info.name = std::move(name);
   info.category = category;
@@ -104,9 +156,16 @@ stage_info make_stage_info(std::string name, stage_category category, stage_scop
     }
   };
   info.canonical = [](const json& params) { return P::schema().to_json(P::schema().parse(params)); };
-  info.create = [apply](const json& params) -> stage_fn {
+  info.create = [apply](const json& params, const stage_inputs&) -> stage_fn {
     P p = P::schema().parse(params);
-    return [apply, p](heightfield& h, const stage_context& ctx) { apply(h, p, ctx); };
+    return [apply, p](heightfield& h, const stage_context& ctx) -> layer_set {
+      if constexpr (std::same_as<R, void>) {
+        apply(h, p, ctx);
+        return {};
+      } else {
+        return apply(h, p, ctx);
+      }
+    };
   };
   return info;
 }

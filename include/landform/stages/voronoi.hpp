@@ -48,7 +48,8 @@ std::pair<double, double> voronoi_site(const voronoi_params& p, std::uint64_t se
 /// (a cell centre is at integer + 0.5).
 voronoi_sample voronoi_at(const voronoi_params& p, std::uint64_t seed, const world_extent& world, double x, double y);
 
-/// Fills `h` with a Voronoi map and writes the layer `moisture`.
+/// Fills `h` with a Voronoi map and returns the layer `moisture` when the
+/// context wants it.
 ///
 /// Method (seed document 002, after Amit Patel's "Polygonal Map Generation
 /// for Games", Red Blob Games 2010): sites on a jittered grid, grid_size per
@@ -82,15 +83,16 @@ voronoi_sample voronoi_at(const voronoi_params& p, std::uint64_t seed, const wor
 /// (smaller: more, smaller lakes and islands).
 /// @pre jitter <= 0.5 (the schema's limit), which keeps the 5 x 5 / 7 x 7
 /// search exact.
-/// @post every cell is replaced; the `moisture` layer (if ctx.layers is set)
-/// holds the nearest site's moisture for every cell, overwriting what an
+/// @post every cell is replaced; the returned `moisture` layer (when
+/// ctx.wants("moisture")) holds the nearest site's moisture for every cell and
+/// replaces in the pipeline what an
 /// earlier stage wrote there (a stage's blend, weight and mask apply to the
 /// heights only).
 /// Pointwise: sites are hashed per grid cell, so a region equals the same
 /// window of the world; rows run in parallel and the result does not depend
 /// on the thread count. The nearest site is searched among the 5 x 5 grid
 /// cells around (7 x 7 for F2), which is exact for jitter <= 0.5.
-void apply_voronoi(heightfield& h, const voronoi_params& p, const stage_context& ctx);
+layer_set apply_voronoi(heightfield& h, const voronoi_params& p, const stage_context& ctx);
 
 stage_info voronoi_stage_info();
 

@@ -1,0 +1,31 @@
+#include "landform/stages/stage.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace landform {
+
+std::string to_string(stage_category category) {
+  return category == stage_category::generator ? "generator" : "filter";
+}
+
+bool stage_context::wants(std::string_view name) const {
+  return std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+}
+
+const std::vector<float>* stage_context::read_layer(const std::string& name) const {
+  for (const auto& [layer, values] : read_layers) {
+    if (layer == name) return values;
+  }
+  throw std::logic_error("stage reads the layer \"" + name + "\" without declaring it in stage_info::reads");
+}
+
+std::shared_ptr<const heightmap_samples> stage_inputs::file(const std::string& param) const {
+  auto it = files.find(param);
+  if (it == files.end() || !it->second) {
+    throw std::logic_error("stage asks for the file of \"" + param + "\" without declaring it in stage_info::files");
+  }
+  return it->second;
+}
+
+}  // namespace landform
