@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "landform/core/error.hpp"
 #include "landform/core/parallel.hpp"
 
 namespace landform {

@@ -300,6 +300,20 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   return canonical;
 }
 
+// The layers a configured stage reads: those its type declares, plus the
+// names given to its layer-reference parameters (checked by check_params
+// against the layers written so far).
+std::vector<std::string> stage_reads(const stage_info& info, const json& canonical) {
+  std::vector<std::string> reads = info.reads;
+  for (const auto& spec : info.params) {
+    if (spec.kind != param_kind::layer) continue;
+    auto it = canonical.find(spec.name);
+    if (it == canonical.end() || !it->is_string() || it->get<std::string>().empty()) continue;
+    if (std::find(reads.begin(), reads.end(), it->get<std::string>()) == reads.end()) reads.push_back(*it);
+  }
+  return reads;
+}
+
 // Whether a layer written by stage `k` is used: requested as an output, read
 // by an output (biome's moisture), or read by a later stage's mask, reads or
 // target (a target blends into what is there).
@@ -316,7 +330,7 @@ bool layer_used(const std::string& name, std::size_t k, const std::vector<pipeli
     const pipeline_stage& s = stages[j];
     if (!s.run) continue;
     if (s.comp.target == name || (s.comp.mask && s.comp.mask->layer == name)) return true;
-    if (std::find(s.info->reads.begin(), s.info->reads.end(), name) != s.info->reads.end()) return true;
+    if (std::find(s.reads.begin(), s.reads.end(), name) != s.reads.end()) return true;
   }
   return false;
 }
@@ -390,6 +404,7 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
             c.add(s.path, "reads the layer \"" + name + "\", which no earlier stage writes");
           }
         }
+        s.reads = stage_reads(*info, canonical);
         s.run = info->create(canonical, inputs);
         auto add_layer = [&layers](const std::string& name) {
           if (std::find(layers.begin(), layers.end(), name) == layers.end()) layers.push_back(name);
@@ -545,7 +560,7 @@ build_result pipeline::run_full(const run_options& options) const {
     ctx.world = m_world;
     ctx.height_scale = m_height_scale;
     ctx.nthreads = options.nthreads;
-    for (const auto& name : s.info->reads) ctx.read_layers.emplace_back(name, result.layers.find(name));
+    for (const auto& name : s.reads) ctx.read_layers.emplace_back(name, result.layers.find(name));
     ctx.wanted = s.wanted;
     if (options.progress) {
       ctx.progress = [&, k](double fraction) {

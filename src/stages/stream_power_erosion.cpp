@@ -14,25 +14,50 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
   using P = stream_power_erosion_params;
   static const auto s =
       param_schema<P>()
-          .number("uplift", &P::uplift, between(0, 100), "mm/yr",
-                  "rock uplift rate U of interior cells; steady-state relief grows with U / K")
-          .string("uplift_layer", &P::uplift_layer, false,
-                  "layer multiplying the uplift cell by cell (e.g. noise written with target); empty = uniform")
-          .number("erodibility", &P::erodibility, above(0), "1/yr m^(1-2m)",
-                  "K of the stream power law: higher cuts faster, lowers relief")
-          .string("erodibility_layer", &P::erodibility_layer, false,
-                  "layer multiplying K cell by cell (rock strength); empty = uniform")
-          .number("m", &P::m, between(0, 2), "", "drainage-area exponent; concavity of river profiles is m / n")
-          .number("n", &P::n, between(0.5, 4), "",
-                  "slope exponent; 1 is solved directly (Braun and Willett 2013), others by Newton iterations")
-          .number("diffusivity", &P::diffusivity, between(0, 100), "m^2/yr",
-                  "hillslope diffusion D: rounds ridges and widens valleys; 0 keeps knife-edge ridges")
-          .number("time_step", &P::time_step, above(0), "years", "length of one step (implicit: stable for any step)")
-          .number("duration", &P::duration, above(0), "years", "simulated time; duration x uplift is the rock uplifted")
-          .choice("routing", &P::routing, {{"d8", routing_method::d8}, {"mfd", routing_method::mfd}},
-                  "drainage area: d8 steepest descent, or mfd multiple flow direction (Freeman 1991)")
-          .number("deposition", &P::deposition, between(0, 10), "",
-                  "sediment deposition coefficient G (Yuan et al. 2019): ~1 fills valley floors, forms fans");
+          .number("uplift", &P::uplift)
+          .unit("mm/yr")
+          .range(between(0, 100))
+          .doc("rock uplift rate U of interior cells; steady-state relief grows with U / K")
+          .effect("higher = higher, steeper mountains between the valleys")
+          .layer("uplift_layer", &P::uplift_layer)
+          .doc("layer multiplying the uplift cell by cell (e.g. noise written with target); empty = uniform")
+          .effect("where the layer is high, ranges rise; where it is 0, plains stay low")
+          .number("erodibility", &P::erodibility)
+          .unit("1/yr m^(1-2m)")
+          .range(above(0))
+          .doc("K of the stream power law: higher cuts faster, lowers relief")
+          .effect("higher = deeper, wider-spaced valleys and lower relief")
+          .layer("erodibility_layer", &P::erodibility_layer)
+          .doc("layer multiplying K cell by cell (rock strength); empty = uniform")
+          .number("m", &P::m)
+          .range(between(0, 2))
+          .doc("drainage-area exponent; concavity of river profiles is m / n")
+          .effect("higher = more concave river profiles: flat lowland valleys under steep headwaters")
+          .number("n", &P::n)
+          .range(between(0.5, 4))
+          .doc("slope exponent; 1 is solved directly (Braun and Willett 2013), others by Newton iterations")
+          .number("diffusivity", &P::diffusivity)
+          .unit("m^2/yr")
+          .range(between(0, 100))
+          .doc("hillslope diffusion D: rounds ridges and widens valleys; 0 keeps knife-edge ridges")
+          .effect("higher = softer, rounded hills and fewer small gullies")
+          .number("time_step", &P::time_step)
+          .unit("years")
+          .range(above(0))
+          .doc("length of one step (implicit: stable for any step)")
+          .effect("smaller = more accurate, slower")
+          .number("duration", &P::duration)
+          .unit("years")
+          .range(above(0))
+          .doc("simulated time; duration x uplift is the rock uplifted")
+          .effect("longer = a more mature, fully dissected landscape")
+          .choice("routing", &P::routing, {{"d8", routing_method::d8}, {"mfd", routing_method::mfd}})
+          .doc("drainage area: d8 steepest descent, or mfd multiple flow direction (Freeman 1991)")
+          .effect("mfd spreads water on hillslopes: smoother slopes, fewer parallel rills")
+          .number("deposition", &P::deposition)
+          .range(between(0, 10))
+          .doc("sediment deposition coefficient G (Yuan et al. 2019): ~1 fills valley floors, forms fans")
+          .effect("higher = flatter, sediment-filled valley floors");
   return s;
 }
 
@@ -237,7 +262,7 @@ void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_param
   if (n == 0) return;
   const auto layer = [&](const std::string& name, const char* param) -> const std::vector<float>* {
     if (name.empty()) return nullptr;
-    const std::vector<float>* values = ctx.layers ? ctx.layers->find(name) : nullptr;
+    const std::vector<float>* values = ctx.read_layer(name);
     if (!values || values->size() != n) {
       throw std::invalid_argument(std::string("stream_power_erosion.") + param + ": \"" + name +
                                   "\" is not a layer written by an earlier stage");
@@ -282,14 +307,15 @@ void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_param
 
 namespace {
 
-// Side layers, today through stage_context::layers (kept in this one function).
-void write_side_layers(const stream_power_maps& maps, std::size_t cells, layer_set& layers) {
-  const std::pair<const char*, const std::vector<float>*> out[] = {
+// The side layers the caller asked for, as a layer_set.
+layer_set side_layers(stream_power_maps& maps, const stage_context& ctx) {
+  layer_set out;
+  const std::pair<const char*, std::vector<float>*> named[] = {
       {"drainage_area", &maps.drainage_area}, {"erosion_rate", &maps.erosion_rate}, {"uplift", &maps.uplift}};
-  for (const auto& [name, values] : out) {
-    std::vector<float>& layer = layers.acquire(name, cells);
-    std::copy(values->begin(), values->end(), layer.begin());
+  for (const auto& [name, values] : named) {
+    if (ctx.wants(name)) out.acquire(name, values->size()).swap(*values);
   }
+  return out;
 }
 
 }  // namespace
@@ -307,14 +333,14 @@ stage_info stream_power_erosion_stage_info() {
       "and stays fixed. The result drains everywhere to the border. Writes the layers drainage_area (m^2), "
       "erosion_rate (mm/yr) and uplift (mm/yr) of the last step. Bit-identical for every thread count. Needs "
       "the whole world: a region build computes the world and crops it.",
-      +[](heightfield& h, const stream_power_erosion_params& p, const stage_context& ctx) {
-        if (!ctx.layers) {
+      +[](heightfield& h, const stream_power_erosion_params& p, const stage_context& ctx) -> layer_set {
+        if (ctx.wanted.empty()) {
           apply_stream_power_erosion(h, p, ctx);
-          return;
+          return {};
         }
         stream_power_maps maps;
         apply_stream_power_erosion(h, p, ctx, &maps);
-        write_side_layers(maps, h.size(), *ctx.layers);
+        return side_layers(maps, ctx);
       });
   info.writes = {"drainage_area", "erosion_rate", "uplift"};
   return info;

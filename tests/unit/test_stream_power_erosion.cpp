@@ -260,8 +260,6 @@ TEST_CASE("stream_power_erosion: uplift only (K tiny, D 0) raises interior cells
   p.duration = 5000;
   stage_context ctx = make_ctx(f);
   ctx.height_scale = 10.0;
-  layer_set layers;
-  ctx.layers = &layers;
   stream_power_maps maps;
   apply_stream_power_erosion(f, p, ctx, &maps);
   // 2 mm/yr for 5000 years = 10 m = 1 height unit.
@@ -284,8 +282,9 @@ TEST_CASE("stream_power_erosion: uplift_layer multiplies the uplift; a missing l
   const heightfield out = run_preset(preset_of(stages, 16));
   REQUIRE(out.at(8, 8) == Approx(1.0).epsilon(1e-6));  // 0.5 x 1 mm/yr x 2000 yr = 1 m, height_scale 1
   const json missing = json::array({{{"type", "stream_power_erosion"}, {"uplift_layer", "nope"}}});
-  REQUIRE_THROWS_WITH(run_preset(preset_of(missing, 16)),
-                      Catch::Contains("stream_power_erosion.uplift_layer: \"nope\" is not a layer"));
+  REQUIRE_THROWS_WITH(
+      run_preset(preset_of(missing, 16)),
+      Catch::Contains("(stream_power_erosion).uplift_layer: \"nope\" is not a layer written by an earlier stage"));
   require_rejected({{"type", "stream_power_erosion"}, {"time_step", 10}, {"duration", 5}},
                    "stages[0] (stream_power_erosion).time_step: must not exceed duration");
 }

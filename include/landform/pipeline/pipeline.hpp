@@ -51,6 +51,9 @@ struct pipeline_stage {
   /// The side layers (of info->writes) that an output, a mask or a later stage
   /// uses: the only ones the stage is asked to compute and the only ones kept.
   std::vector<std::string> wanted;
+  /// The layers the stage reads: its type's stage_info::reads plus the layers
+  /// named by its layer-reference parameters (e.g. an uplift layer).
+  std::vector<std::string> reads;
   stage_fn run;
 };
 
