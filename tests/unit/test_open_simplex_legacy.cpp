@@ -107,7 +107,7 @@ std::vector<double> sample_coordinates() {
 
 TEST_CASE("open_simplex_legacy matches the Java reference bit for bit", "[noise][open_simplex]") {
   LANDFORM_NEED_REFERENCE_DATA();
-  const std::string path = std::string(LANDFORM_SHARED_DIR) + "/reference/opensimplex_legacy.csv";
+  const std::string path = landform_test::reference_dir() + "/opensimplex_legacy.csv";
   const std::vector<reference_row> rows = load_reference(path);
   REQUIRE(rows.size() == 6000);
 
