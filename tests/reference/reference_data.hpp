@@ -19,14 +19,18 @@ inline std::string shared_dir() {
   return dir != nullptr && *dir != '\0' ? std::string(dir) : std::string(LANDFORM_SHARED_DIR);
 }
 
-inline std::string reference_dir() { return shared_dir() + "/reference"; }
+inline std::string reference_dir() {
+  return shared_dir() + "/reference";
+}
 
 inline bool env_flag(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' && std::string(value) != "0" && std::string(value) != "false";
 }
 
-inline bool reference_required() { return env_flag("LANDFORM_REQUIRE_REFERENCE") || env_flag("CI"); }
+inline bool reference_required() {
+  return env_flag("LANDFORM_REQUIRE_REFERENCE") || env_flag("CI");
+}
 
 }  // namespace landform_test
 
