@@ -2,16 +2,38 @@
 # Installs landform's build dependencies from Debian packages. Idempotent:
 # packages already present are skipped, and apt-get runs only when something
 # is missing. Needs root (or sudo) on Debian 12 or newer.
+#
+#   scripts/install-deps.sh            what the library and the CLI need
+#   scripts/install-deps.sh --tests    + the test suite and benchmarks
+#   scripts/install-deps.sh --checks   + clang-format and clang-tidy (.ci/run)
+# (options combine).
 set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git
   libcli11-dev nlohmann-json3-dev libstb-dev libpng-dev zlib1g-dev libssl-dev
   libopenexr-dev libtiff-dev  # exr, exr16, tiff32 and tiff16 outputs
-  catch2 libbenchmark-dev
   libhwy-dev  # Highway: SIMD with runtime dispatch (noise kernels)
+)
+test_packages=(
+  catch2 libbenchmark-dev
   gdal-bin  # tests compare slope and aspect with gdaldem
 )
+check_packages=(
+  clang-format clang-tidy  # scripts/check-format.sh, scripts/tidy.sh
+  libomp-dev               # clang's omp.h, for clang-tidy on src/core/parallel.cpp
+)
+
+for arg in "$@"; do
+  case "$arg" in
+    --tests) packages+=("${test_packages[@]}") ;;
+    --checks) packages+=("${check_packages[@]}") ;;
+    *)
+      echo "usage: scripts/install-deps.sh [--tests] [--checks]" >&2
+      exit 2
+      ;;
+  esac
+done
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -21,7 +21,7 @@ std::string sha256_hex(const std::uint8_t* data, std::size_t size) {
 
   constexpr char k_hex[] = "0123456789abcdef";
   std::string hex(2 * digest_size, '0');
-  for (unsigned int i = 0; i < digest_size; ++i) {
+  for (std::size_t i = 0; i < digest_size; ++i) {
     hex[2 * i] = k_hex[digest[i] >> 4];
     hex[2 * i + 1] = k_hex[digest[i] & 0x0F];
   }

@@ -356,7 +356,8 @@ void check_fields(const std::vector<param_spec>& specs, const json& object, cons
   for (const auto& spec : specs) known.push_back(spec.name);
   for (const auto& [key, value] : object.items()) {
     if (std::find(extra_keys.begin(), extra_keys.end(), key) != extra_keys.end()) continue;
-    auto spec = std::find_if(specs.begin(), specs.end(), [&](const param_spec& s) { return s.name == key; });
+    // (init-capture: clang 14, hence clang-tidy, cannot capture a structured binding)
+    auto spec = std::find_if(specs.begin(), specs.end(), [&name = key](const param_spec& s) { return s.name == name; });
     if (spec == specs.end()) {
       std::string message = unknown;
       if (auto guess = did_you_mean(key, known)) message += "; did you mean \"" + *guess + "\"?";

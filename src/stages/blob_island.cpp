@@ -62,6 +62,7 @@ int blob_island_clusters(const blob_island_params& p) {
 
 int blob_island_radius(const blob_island_params& p) {
   // (int)(halfResolution * 0.35f * landType) with halfResolution = resolution / 2 (integer division).
+  // NOLINTNEXTLINE(bugprone-integer-division): the seed's integer halfResolution, on purpose
   return static_cast<int>(static_cast<float>(p.resolution / 2) * 0.35f * static_cast<float>(p.land_type));
 }
 
@@ -71,7 +72,7 @@ std::vector<float> blob_island_dots(const blob_island_params& p, std::uint64_t s
   const control_curve falloff(p.falloff, control_curve::kind::linear);
   const int clusters = blob_island_clusters(p);
   const int radius = blob_island_radius(p);
-  const double half = n / 2;      // the seed's halfResolution (integer)
+  const double half = n / 2;      // NOLINT(bugprone-integer-division): the seed's halfResolution (integer)
   const double margin = n / 3.0;  // resolution / DOTS_RADIUS_MARGIN
   const std::uint64_t base = mix64(seed);
   for (int o = 0; o < p.octaves; ++o) {

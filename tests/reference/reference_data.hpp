@@ -1,8 +1,11 @@
 #pragma once
 // The reference oracles live in ../shared/reference beside the repository
-// (read-only, not part of it). In CI (CI set in the environment) they must be
-// there and a missing file fails the test; elsewhere a test that needs them
-// warns and returns, so a clone on its own still runs the rest of the suite.
+// (read-only, not part of it). When LANDFORM_REQUIRE_REFERENCE=1 (set by
+// .ci/run) or CI is set in the environment they must be there and a missing
+// file fails the test; elsewhere a test that needs them warns and returns, so
+// a clone on its own still runs the rest of the suite. LANDFORM_SHARED_DIR in
+// the environment overrides the shared folder's path (.ci/run points it at a
+// missing folder to check that the tests then fail).
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -11,13 +14,22 @@
 
 namespace landform_test {
 
+inline std::string shared_dir() {
+  const char* dir = std::getenv("LANDFORM_SHARED_DIR");
+  return dir != nullptr && *dir != '\0' ? std::string(dir) : std::string(LANDFORM_SHARED_DIR);
+}
+
 inline std::string reference_dir() {
-  return std::string(LANDFORM_SHARED_DIR) + "/reference";
+  return shared_dir() + "/reference";
+}
+
+inline bool env_flag(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' && std::string(value) != "0" && std::string(value) != "false";
 }
 
 inline bool reference_required() {
-  const char* ci = std::getenv("CI");
-  return ci != nullptr && *ci != '\0' && std::string(ci) != "0" && std::string(ci) != "false";
+  return env_flag("LANDFORM_REQUIRE_REFERENCE") || env_flag("CI");
 }
 
 }  // namespace landform_test

@@ -31,7 +31,7 @@ constexpr int k_size = 256;
 constexpr std::uint64_t k_seed = 1234;
 
 std::string reference_path(const std::string& name) {
-  return std::string(LANDFORM_SHARED_DIR) + "/reference/" + name;
+  return landform_test::reference_dir() + "/" + name;
 }
 
 // A raw little-endian float64 checkpoint, row-major with y as the row.

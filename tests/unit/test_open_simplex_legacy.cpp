@@ -90,8 +90,7 @@ std::string describe(const reference_row& r, double got) {
     std::snprintf(buf, sizeof buf, "seed=%lld dims=2 x=%.17g y=%.17g expected=%.17g got=%.17g",
                   static_cast<long long>(r.seed), r.x, r.y, r.value, got);
   } else {
-    std::snprintf(buf, sizeof buf,
-                  "seed=%lld dims=3 x=%.17g y=%.17g z=%.17g expected=%.17g got=%.17g",
+    std::snprintf(buf, sizeof buf, "seed=%lld dims=3 x=%.17g y=%.17g z=%.17g expected=%.17g got=%.17g",
                   static_cast<long long>(r.seed), r.x, r.y, r.z, r.value, got);
   }
   return buf;
@@ -108,7 +107,7 @@ std::vector<double> sample_coordinates() {
 
 TEST_CASE("open_simplex_legacy matches the Java reference bit for bit", "[noise][open_simplex]") {
   LANDFORM_NEED_REFERENCE_DATA();
-  const std::string path = std::string(LANDFORM_SHARED_DIR) + "/reference/opensimplex_legacy.csv";
+  const std::string path = landform_test::reference_dir() + "/opensimplex_legacy.csv";
   const std::vector<reference_row> rows = load_reference(path);
   REQUIRE(rows.size() == 6000);
 
@@ -133,8 +132,7 @@ TEST_CASE("open_simplex_legacy matches the Java reference bit for bit", "[noise]
 
 TEST_CASE("open_simplex_legacy 2D is exactly +0.0 at the origin", "[noise][open_simplex]") {
   for (std::int64_t seed : {std::int64_t{0}, std::int64_t{42}, std::int64_t{-7},
-                            std::numeric_limits<std::int64_t>::min(),
-                            std::numeric_limits<std::int64_t>::max()}) {
+                            std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()}) {
     INFO("seed " << seed);
     const double v = open_simplex_legacy(seed).eval(0.0, 0.0);
     CHECK(std::bit_cast<std::uint64_t>(v) == 0);
@@ -182,12 +180,9 @@ TEST_CASE("open_simplex_legacy is deterministic per seed", "[noise][open_simplex
   const auto coords = sample_coordinates();
   for (double x : coords) {
     for (double y : coords) {
-      REQUIRE(std::bit_cast<std::uint64_t>(a.eval(x, y)) ==
-              std::bit_cast<std::uint64_t>(b.eval(x, y)));
-      REQUIRE(std::bit_cast<std::uint64_t>(a.eval(x, y, 0.3)) ==
-              std::bit_cast<std::uint64_t>(b.eval(x, y, 0.3)));
-      REQUIRE(std::bit_cast<std::uint64_t>(a.eval(x, y, 0.3)) ==
-              std::bit_cast<std::uint64_t>(copy.eval(x, y, 0.3)));
+      REQUIRE(std::bit_cast<std::uint64_t>(a.eval(x, y)) == std::bit_cast<std::uint64_t>(b.eval(x, y)));
+      REQUIRE(std::bit_cast<std::uint64_t>(a.eval(x, y, 0.3)) == std::bit_cast<std::uint64_t>(b.eval(x, y, 0.3)));
+      REQUIRE(std::bit_cast<std::uint64_t>(a.eval(x, y, 0.3)) == std::bit_cast<std::uint64_t>(copy.eval(x, y, 0.3)));
     }
   }
 }
