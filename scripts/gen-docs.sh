@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# Regenerates docs/stages.md from the stage schemas, the README image from the
-# default preset and the derived-map pictures of docs/maps.md. (Generator and
-# stage thumbnails: scripts/gen-generator-images.sh.) Run after changing a stage's parameters; the test suite
-# fails while docs/stages.md is out of date.
+# Regenerates docs/stages.md and docs/outputs.md from the stage and output
+# schemas, the README image from the default preset and the derived-map
+# pictures of docs/maps.md. (Generator and stage thumbnails:
+# scripts/gen-generator-images.sh.) Run after changing a stage's parameters or
+# an output's options; the test suite fails while docs/stages.md or
+# docs/outputs.md is out of date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/landform
 [ -x "$bin" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
 "$bin" stages --markdown > docs/stages.md
+"$bin" outputs --markdown > docs/outputs.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin" build -o "$tmp" --quiet
 cp "$tmp/preview.png" docs/img/default-preview.png
-echo "docs/stages.md and docs/img/default-preview.png regenerated" >&2
+echo "docs/stages.md, docs/outputs.md and docs/img/default-preview.png regenerated" >&2
 
 # docs/maps.md: every derived map of the game-terrain preset, on a 256-cell
 # window of its 512-cell world (a tile equals the same window of the world).

@@ -38,5 +38,6 @@ int report_current_exception();
 void setup_build(CLI::App& app);
 void setup_validate(CLI::App& app);
 void setup_stages(CLI::App& app);
+void setup_outputs(CLI::App& app);
 
 }  // namespace landform::cli

@@ -1,55 +1,28 @@
 // landform stages [NAME] [--json | --markdown]
 
-#include <algorithm>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 
 #include "cli_common.hpp"
-#include "landform/core/error.hpp"
 #include "landform/pipeline/registry.hpp"
+#include "param_table.hpp"
 
 namespace landform::cli {
 
 namespace {
 
-struct stages_options {
-  std::string name;
-  bool json = false;
-  bool markdown = false;
-};
-
-std::string default_text(const param_spec& p) {
-  return p.default_value.is_string() ? p.default_value.get<std::string>() : p.default_value.dump();
-}
-
 nlohmann::json stage_json(const stage_info& s) {
-  nlohmann::json params = nlohmann::json::array();
-  for (const auto& p : s.params) params.push_back(p.to_json());
   return {{"name", s.name},
           {"category", to_string(s.category)},
           {"scope", s.scope == stage_scope::world ? "world" : "pointwise"},
           {"summary", s.summary},
           {"description", s.description},
-          {"params", params}};
+          {"params", params_json(s.params)}};
 }
 
 void print_text(const stage_info& s, std::ostream& out) {
   out << s.name << " (" << to_string(s.category) << ")\n  " << s.summary << "\n\n";
-  std::size_t width = 0;
-  for (const auto& p : s.params) width = std::max(width, p.name.size());
-  for (const auto& p : s.params) {
-    out << "  " << std::left << std::setw(static_cast<int>(width)) << p.name << ' ' << p.kind_name() << ", default "
-        << default_text(p) << ", " << p.range_text() << (p.unit.empty() ? "" : " (" + p.unit + ")") << "\n    " << p.doc
-        << '\n';
-    if (!p.effect.empty()) out << "    effect: " << p.effect << '\n';
-  }
-}
-
-// A table cell: pipes inside would split the cell.
-std::string cell(std::string text) {
-  for (std::size_t k = text.find('|'); k != std::string::npos; k = text.find('|', k + 2)) text.replace(k, 1, "\\|");
-  return text;
+  print_params_text(s.params, out);
 }
 
 void print_markdown(const std::vector<const stage_info*>& stages, std::ostream& out) {
@@ -61,61 +34,27 @@ void print_markdown(const std::vector<const stage_info*>& stages, std::ostream& 
     out << "## `" << s->name << "` (" << to_string(s->category) << ")\n\n"
         << "![" << s->name << "](img/stages/" << s->name << ".png)\n\n"
         << s->summary << ".\n\n"
-        << s->description << "\n\n"
-        << "| parameter | type | default | allowed | unit | meaning | effect |\n|---|---|---|---|---|---|---|\n";
-    for (const auto& p : s->params) {
-      out << "| `" << p.name << "` | " << p.kind_name() << " | `" << default_text(p) << "` | " << cell(p.range_text())
-          << " | " << p.unit << " | " << cell(p.doc) << " | " << cell(p.effect) << " |\n";
-    }
+        << s->description << "\n\n";
+    print_params_markdown(s->params, "parameter", out);
     out << '\n';
   }
 }
 
-void run_stages(const stages_options& o) {
-  const stage_registry& registry = builtin_stages();
-  std::vector<const stage_info*> selected = registry.all();
-  if (!o.name.empty()) {
-    const stage_info* s = registry.find(o.name);
-    if (!s) {
-      std::string message = "unknown stage \"" + o.name + "\"";
-      if (auto guess = did_you_mean(o.name, registry.names())) message += "; did you mean \"" + *guess + "\"?";
-      throw preset_error("", message);
-    }
-    selected = {s};
-  }
-  if (o.json) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const stage_info* s : selected) out.push_back(stage_json(*s));
-    std::cout << (o.name.empty() ? out : out[0]).dump(2) << '\n';
-  } else if (o.markdown) {
-    print_markdown(selected, std::cout);
-  } else if (o.name.empty()) {
-    for (const stage_info* s : selected) {
-      std::cout << std::left << std::setw(10) << to_string(s->category) << ' ' << std::setw(18) << s->name << ' '
-                << s->summary << '\n';
-    }
-  } else {
-    print_text(*selected[0], std::cout);
-  }
+void print_line(const stage_info& s, std::ostream& out) {
+  out << std::left << std::setw(10) << to_string(s.category) << ' ' << std::setw(18) << s.name << ' ' << s.summary
+      << '\n';
+}
+
+void run_stages(const describe_options& o) {
+  describe<stage_info>(o, {"stage", builtin_stages().all(), stage_json, print_markdown, print_line, print_text},
+                       std::cout);
 }
 
 }  // namespace
 
 void setup_stages(CLI::App& app) {
-  auto options = std::make_shared<stages_options>();
-  CLI::App* cmd = app.add_subcommand("stages", "list the stage types, or describe one with its parameters");
-  cmd->add_option("name", options->name, "a stage name, e.g. perturb");
-  auto* json_flag = cmd->add_flag("--json", options->json, "machine-readable schema");
-  cmd->add_flag("--markdown", options->markdown, "the reference docs/stages.md is generated from")->excludes(json_flag);
-  cmd->callback([options] {
-    int code = k_exit_ok;
-    try {
-      run_stages(*options);
-    } catch (...) {
-      code = report_current_exception();
-    }
-    if (code != k_exit_ok) throw CLI::RuntimeError(code);
-  });
+  setup_describe_command(app, "stages", "list the stage types, or describe one with its parameters",
+                         "a stage name, e.g. perturb", "the reference docs/stages.md is generated from", run_stages);
 }
 
 }  // namespace landform::cli

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   landform::cli::setup_build(app);
   landform::cli::setup_validate(app);
   landform::cli::setup_stages(app);
+  landform::cli::setup_outputs(app);
   auto is_command = [&app](const std::string& name) {
     for (const CLI::App* sub : app.get_subcommands({})) {
       if (sub->get_name() == name) return true;
@@ -24,7 +25,7 @@ int main(int argc, char** argv) {
     return false;
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
-    std::cerr << "landform: error: unknown command \"" << argv[1] << "\"; commands: build, validate, stages\n";
+    std::cerr << "landform: error: unknown command \"" << argv[1] << "\"; commands: build, validate, stages, outputs\n";
     return landform::cli::k_exit_usage;
   }
   try {

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_harness.hpp"
+#include "landform/outputs/output_kind.hpp"
 #include "landform/pipeline/registry.hpp"
 #include "landform/version.hpp"
 
@@ -406,6 +407,68 @@ TEST_CASE("cli: stages lists and describes the registered stages", "[cli][stages
   }
 }
 
+TEST_CASE("cli: outputs lists and describes the output kinds", "[cli][outputs]") {
+  const auto& registry = landform::builtin_outputs();
+  std::vector<std::string> names = registry.names();
+  names.push_back("layer");  // a stage's side layer, described after the registered kinds
+  REQUIRE(names.size() > 1);
+
+  SECTION("the plain list has one line per kind") {
+    const cli_result r = run_cli({"outputs"});
+    INFO(describe(r));
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    const auto lines = r.out_lines();
+    REQUIRE(lines.size() == names.size());
+    for (std::size_t k = 0; k < lines.size(); ++k) CHECK(lines[k].rfind(names[k] + " ", 0) == 0);
+  }
+  SECTION("one kind with its formats and options") {
+    const cli_result r = run_cli({"outputs", "normal"});
+    INFO(describe(r));
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.rfind("normal\n", 0) == 0);
+    CHECK(r.out.find("formats: rgb8 (default), rgb16, exr\n") != std::string::npos);
+    for (const auto& p : registry.find("normal")->options) {
+      INFO(p.name);
+      CHECK(r.out.find("\n  " + p.name + " ") != std::string::npos);
+    }
+  }
+  SECTION("--json lists every kind with its formats and options") {
+    const cli_result r = run_cli({"outputs", "--json"});
+    INFO(describe(r));
+    REQUIRE(r.exit_code == 0);
+    const json kinds = json::parse(r.out);
+    REQUIRE(kinds.is_array());
+    REQUIRE(kinds.size() == names.size());
+    for (std::size_t k = 0; k < kinds.size(); ++k) {
+      const std::string name = kinds[k].at("name").get<std::string>();
+      INFO(name);
+      CHECK(name == names[k]);
+      const landform::output_kind& kind = name == "layer" ? landform::layer_output_kind() : *registry.find(name);
+      CHECK(kinds[k].at("formats") == json(kind.formats));
+      CHECK(kinds[k].at("options").size() == kind.options.size());
+      CHECK(kinds[k].value("side_layer", false) == (name == "layer"));
+    }
+  }
+  SECTION("--json for one kind is that kind's object") {
+    const cli_result r = run_cli({"outputs", "splat", "--json"});
+    INFO(describe(r));
+    REQUIRE(r.exit_code == 0);
+    const json k = json::parse(r.out);
+    CHECK(k.at("name") == "splat");
+    CHECK(k.at("options").size() == registry.find("splat")->options.size());
+  }
+  SECTION("an unknown kind exits with 2 and suggests the closest name") {
+    const cli_result r = run_cli({"outputs", "nromal"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(single_error_line(r) == "landform: error: unknown output \"nromal\"; did you mean \"normal\"?");
+  }
+  SECTION("--json and --markdown exclude each other") {
+    CHECK(run_cli({"outputs", "--json", "--markdown"}).exit_code == 2);
+  }
+}
+
 TEST_CASE("cli: --version and --help", "[cli]") {
   const cli_result version = run_cli({"--version"});
   INFO(describe(version));
@@ -415,7 +478,7 @@ TEST_CASE("cli: --version and --help", "[cli]") {
 
   const cli_result help = run_cli({"--help"});
   CHECK(help.exit_code == 0);
-  for (const char* sub : {"build", "validate", "stages"}) CHECK(help.out.find(sub) != std::string::npos);
+  for (const char* sub : {"build", "validate", "stages", "outputs"}) CHECK(help.out.find(sub) != std::string::npos);
   const cli_result build_help = run_cli({"build", "--help"});
   CHECK(build_help.exit_code == 0);
   for (const char* opt : {"--out", "--size", "--seed", "--set", "--threads", "--quiet"}) {
