@@ -21,6 +21,7 @@ test_packages=(
 )
 check_packages=(
   clang-format clang-tidy  # scripts/check-format.sh, scripts/tidy.sh
+  python3                  # scripts/tidy.sh reads compile_commands.json
   libomp-dev               # clang's omp.h, for clang-tidy on src/core/parallel.cpp
 )
 

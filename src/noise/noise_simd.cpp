@@ -163,7 +163,6 @@ HWY_INLINE cell_split split(VD x_lo, VD x_hi, VD y_lo, VD y_hi) {
 // noise2(seed, x, y) for the lanes (x_lo, x_hi), (y_lo, y_hi).
 HWY_INLINE VF noise2(const wide& seed, VD x_lo, VD x_hi, VD y_lo, VD y_hi) {
   const DF df;
-  const DI di;
   // Skew onto the A2* lattice in double: s = k_skew (x + y).
   const DD dd;
   const VD skew = hn::Set(dd, os2::k_skew);

@@ -13,7 +13,7 @@ namespace landform {
 
 namespace {
 
-constexpr int k_unity_min = 33, k_unity_max = 4097;
+constexpr int k_unity_max = 4097;  // sizes 2^n + 1 from 33 (n = 5) up to this
 constexpr int k_unreal_min = 127, k_unreal_max = 8161, k_unreal_max_components = 32;
 constexpr int k_godot_max = 16384;
 constexpr int k_unreal_quads[] = {7, 15, 31, 63, 127, 255};

@@ -144,6 +144,7 @@ std::vector<std::string> stale_files(const json& previous_manifest, const std::v
   const auto list = previous_manifest.find("files");
   if (list == previous_manifest.end() || !list->is_array()) return out;
   std::vector<std::string> current;
+  current.reserve(files.size());
   for (const auto& f : files) current.push_back(f.spec.file);
   for (const auto& entry : *list) {
     if (!entry.is_object() || !entry.contains("file") || !entry["file"].is_string()) continue;

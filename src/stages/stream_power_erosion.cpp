@@ -151,11 +151,12 @@ void stream_power_model::step(double dt) {
   if (m_p.diffusivity > 0.0) diffuse(dt);
 }
 
-void stream_power_model::solve_incision(double dt, const std::vector<double>& uplifted) {
+// `start` (h* = h + U dt) is taken by value: the caller passes m_z, which the
+// solve overwrites.
+void stream_power_model::solve_incision(double dt, std::vector<double> start) {
   const std::vector<std::uint32_t>& stack = m_graph.stack;
   const std::vector<std::uint32_t>& rec = m_graph.receiver;
   const double n_exp = m_p.n;
-  const std::vector<double> start = uplifted;  // h* = h + U dt
   // Sediment term per node (m): dt * G / A * Qs, Qs from the previous iterate.
   std::vector<double> sediment;
   const int iterations = m_p.deposition > 0.0 ? k_deposition_iterations : 1;

@@ -101,7 +101,7 @@ class stream_power_model {
   [[nodiscard]] const std::vector<double>& previous_elevation() const { return m_previous; }
 
  private:
-  void solve_incision(double dt, const std::vector<double>& uplifted);
+  void solve_incision(double dt, std::vector<double> start);
   void diffuse(double dt);
 
   int m_width = 0, m_height = 0;
