@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bit_equal.hpp"
 #include "landform/core/error.hpp"
 #include "landform/core/heightfield.hpp"
 #include "landform/pipeline/pipeline.hpp"
@@ -50,14 +51,6 @@ inline std::vector<std::string> build_issue_texts(const json& preset) {
     for (const auto& issue : e.issues()) out.push_back(issue.to_string());
   }
   return out;
-}
-
-inline bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-
-inline bool bit_equal(const landform::heightfield& a, const landform::heightfield& b) {
-  return a.width() == b.width() && a.height() == b.height() && bit_equal(a.values(), b.values());
 }
 
 /// A preset of one stage entry (or several) with an r32 height output.

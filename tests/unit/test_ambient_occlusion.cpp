@@ -7,6 +7,7 @@
 #include <stb_image.h>
 #include <catch2/catch.hpp>
 
+#include "bit_equal.hpp"
 #include "stage_checks.hpp"
 
 #include <algorithm>
@@ -26,6 +27,7 @@
 namespace {
 
 using namespace landform;
+using landform_test::bit_equal;
 
 heightfield noise_field(int w, int h, double cell_size = 1.0) {
   heightfield f(region{w, h, 0, 0, cell_size});
@@ -37,10 +39,6 @@ heightfield noise_field(int w, int h, double cell_size = 1.0) {
   p.feature_size = 24.0 * cell_size;
   apply_opensimplex(f, p, ctx);
   return f;
-}
-
-bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 std::vector<float> r32_values(const std::vector<std::uint8_t>& bytes) {

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "bit_equal.hpp"
 #include "stage_checks.hpp"
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 namespace {
 
 using namespace landform;
+using landform_test::bit_equal;
 using landform_test::make_field;
 
 stage_context make_ctx(int w, int h, int threads = 1, std::uint64_t seed = 1) {
@@ -34,10 +36,6 @@ double sum_of(const heightfield& h) {
   double s = 0.0;
   for (float v : h.values()) s += v;
   return s;
-}
-
-bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 bool all_finite(const heightfield& h) {

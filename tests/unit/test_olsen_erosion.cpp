@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "bit_equal.hpp"
 #include "stage_checks.hpp"
 
 #include <cmath>
@@ -20,6 +21,7 @@
 namespace {
 
 using namespace landform;
+using landform_test::bit_equal;
 using landform_test::make_field;
 
 // `world_width` sets the slope threshold smoothness / world width.
@@ -44,10 +46,6 @@ heightfield from_rows(const std::vector<std::vector<float>>& rows) {
   for (int j = 0; j < h.height(); ++j)
     for (int i = 0; i < h.width(); ++i) h.at(i, j) = rows[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)];
   return h;
-}
-
-bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 double sum_of(const heightfield& h) {

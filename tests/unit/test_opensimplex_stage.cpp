@@ -13,9 +13,13 @@
 #include "landform/noise/open_simplex_legacy.hpp"
 #include "landform/stages/opensimplex.hpp"
 
+#include "bit_equal.hpp"
+
 namespace {
 
 using namespace landform;
+using landform_test::bit_equal;
+using landform_test::bit_equal_window;
 
 heightfield make_field(int w, int h, std::int64_t ox = 0, std::int64_t oy = 0, double cell = 1.0) {
   region r;
@@ -33,20 +37,6 @@ stage_context make_ctx(std::uint64_t seed, int nthreads = 1, world_extent world 
   ctx.world = world;
   ctx.nthreads = nthreads;
   return ctx;
-}
-
-// Bitwise equality of two float arrays (distinguishes -0.0 from +0.0).
-bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-
-bool bit_equal_window(const heightfield& big, int x0, int y0, const heightfield& small) {
-  for (int j = 0; j < small.height(); ++j)
-    for (int i = 0; i < small.width(); ++i) {
-      const float a = big.at(x0 + i, y0 + j), b = small.at(i, j);
-      if (std::memcmp(&a, &b, sizeof(float)) != 0) return false;
-    }
-  return true;
 }
 
 }  // namespace

@@ -16,9 +16,12 @@
 #include "landform/stages/opensimplex.hpp"
 #include "landform/stages/perturb.hpp"
 
+#include "bit_equal.hpp"
+
 namespace {
 
 using namespace landform;
+using landform_test::bit_equal;
 using sampling = perturb_params::sampling_mode;
 
 heightfield make_field(int w, int h, std::int64_t ox = 0, std::int64_t oy = 0) {
@@ -49,10 +52,6 @@ heightfield noise_field(int w, int h, std::uint64_t seed) {
   p.feature_size = 16.0;
   apply_opensimplex(f, p, make_ctx(seed, world_of(f)));
   return f;
-}
-
-bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 perturb_params params(double frequency, double magnitude, sampling s) {

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "bit_equal.hpp"
 #include "stage_checks.hpp"
 
 #include <cmath>
@@ -19,6 +20,7 @@
 namespace {
 
 using namespace landform;
+using landform_test::bit_equal;
 using landform_test::make_ctx;
 using landform_test::make_field;
 using method = smooth_params::kind;
@@ -41,10 +43,6 @@ heightfield noise_field(int w, int h, std::uint64_t seed) {
   ctx.seed = seed;
   apply_opensimplex(f, p, ctx);
   return f;
-}
-
-bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 double variance(const heightfield& h) {

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "bit_equal.hpp"
 #include "stage_checks.hpp"
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 namespace {
 
 using namespace landform;
+using landform_test::bit_equal;
 using landform_test::make_field;
 
 stage_context make_ctx(int w, int h, int threads = 1, double height_scale = 1.0) {
@@ -45,10 +47,6 @@ double sum_of(const heightfield& h) {
   double s = 0.0;
   for (float v : h.values()) s += v;
   return s;
-}
-
-bool bit_equal(const heightfield& a, const heightfield& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 heightfield fbm(int w, int h, std::uint64_t seed) {
