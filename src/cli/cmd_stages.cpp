@@ -1,5 +1,6 @@
 // landform stages [NAME] [--json | --markdown]
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -17,11 +18,33 @@ nlohmann::json stage_json(const stage_info& s) {
           {"scope", s.scope == stage_scope::world ? "world" : "pointwise"},
           {"summary", s.summary},
           {"description", s.description},
+          {"writes", s.writes},
+          {"accumulates", s.accumulates},
+          {"reads", s.reads},
           {"params", params_json(s.params)}};
 }
 
+// "Side layers: `a`, `b` (adds up). Reads: `c`." or "" for a stage with neither.
+std::string data_flow_line(const stage_info& s) {
+  auto join = [](const std::vector<std::string>& names, const std::vector<std::string>& adding) {
+    std::string out;
+    for (const auto& n : names) {
+      if (!out.empty()) out += ", ";
+      out += "`" + n + "`";
+      if (std::find(adding.begin(), adding.end(), n) != adding.end()) out += " (adds up)";
+    }
+    return out;
+  };
+  std::string line;
+  if (!s.writes.empty()) line += "Side layers: " + join(s.writes, s.accumulates) + ".";
+  if (!s.reads.empty()) line += std::string(line.empty() ? "" : " ") + "Reads: " + join(s.reads, {}) + ".";
+  return line;
+}
+
 void print_text(const stage_info& s, std::ostream& out) {
-  out << s.name << " (" << to_string(s.category) << ")\n  " << s.summary << "\n\n";
+  out << s.name << " (" << to_string(s.category) << ")\n  " << s.summary << "\n";
+  if (auto flow = data_flow_line(s); !flow.empty()) out << "  " << flow << "\n";
+  out << '\n';
   print_params_text(s.params, out);
 }
 
@@ -35,6 +58,7 @@ void print_markdown(const std::vector<const stage_info*>& stages, std::ostream& 
         << "![" << s->name << "](img/stages/" << s->name << ".png)\n\n"
         << s->summary << ".\n\n"
         << s->description << "\n\n";
+    if (auto flow = data_flow_line(*s); !flow.empty()) out << flow << "\n\n";
     print_params_markdown(s->params, "parameter", out);
     out << '\n';
   }

@@ -16,6 +16,7 @@ const param_schema<blob_island_params>& blob_island_params::schema() {
   static const auto s =
       param_schema<P>()
           .integer("resolution", &P::resolution)
+          .effect("higher = finer coastline detail: more, smaller bays and islets")
           .unit("nodes")
           .range(between(5, 4096))
           .doc("island lattice across the world's smaller side: the seed's map resolution")
@@ -37,8 +38,10 @@ const param_schema<blob_island_params>& blob_island_params::schema() {
           .effect("more = smoother, rounder islands")
           .choice("neighbourhood", &P::neighbourhood,
                   {{"eight", P::neighbourhood_kind::eight}, {"four", P::neighbourhood_kind::four}})
+          .effect("four = blockier, more angular coasts; eight = rounder blobs")
           .doc("eight: 3x3 block incl. the node / 9; four: the 4 edge neighbours / 4")
           .point_list("falloff", &P::falloff)
+          .effect("a slower falloff = a larger island with a wider shallow shelf")
           .count(1, 32)
           .range(between(0, 1))
           .doc("dot survival probability against distance / radius, piecewise linear")

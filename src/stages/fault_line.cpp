@@ -28,6 +28,7 @@ const param_schema<fault_line_params>& fault_line_params::schema() {
           .doc("rise of the last fault; steps shrink linearly in between")
           .effect("higher = rougher small-scale relief")
           .choice("profile", &P::profile, {{"step", P::profile_kind::step}, {"sigmoid", P::profile_kind::sigmoid}})
+          .effect("step = terraced cliffs along every fault; sigmoid = soft rolling scarps")
           .doc("step: hard cliff along each fault; sigmoid: smooth tanh slope")
           .number("width", &P::width)
           .unit("world units")

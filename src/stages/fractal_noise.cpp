@@ -42,6 +42,7 @@ const param_schema<fractal_noise_params>& fractal_noise_params::schema() {
           .unit("height units")
           .range(between(-1e6, 1e6))
           .doc("amplitude of the first octave")
+          .effect("higher = taller relief; the whole fractal scales with it")
           .number("warp_amplitude", &P::warp_amplitude)
           .unit("world units")
           .range(between(0, 1e9))

@@ -30,6 +30,7 @@ const param_schema<island_mask_params>& island_mask_params::schema() {
                   {{"linear", P::curve_kind::linear},
                    {"smoothstep", P::curve_kind::smoothstep},
                    {"smootherstep", P::curve_kind::smootherstep}})
+          .effect("smoothstep/smootherstep = a soft beach; linear = a visible crease at the inner and outer edges")
           .doc("shape of the falloff between inner and outer")
           .number("exponent", &P::exponent)
           .range(between(0.05, 20))

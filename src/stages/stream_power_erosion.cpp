@@ -29,6 +29,8 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
           .effect("higher = deeper, wider-spaced valleys and lower relief")
           .layer("erodibility_layer", &P::erodibility_layer)
           .doc("layer multiplying K cell by cell (rock strength); empty = uniform")
+          .effect(
+              "where the layer is high, rock is soft: broad lowlands; where low, hard rock stands as ridges and gorges")
           .number("m", &P::m)
           .range(between(0, 2))
           .doc("drainage-area exponent; concavity of river profiles is m / n")
@@ -36,6 +38,7 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
           .number("n", &P::n)
           .range(between(0.5, 4))
           .doc("slope exponent; 1 is solved directly (Braun and Willett 2013), others by Newton iterations")
+          .effect("higher = straighter, less concave river profiles (concavity is m / n); steep reaches erode first")
           .number("diffusivity", &P::diffusivity)
           .unit("m^2/yr")
           .range(between(0, 100))

@@ -31,6 +31,7 @@ const param_schema<thermal_erosion_params>& thermal_erosion_params::schema() {
           .effect("more = slopes relax further towards the talus angle")
           .choice("neighbourhood", &P::neighbourhood,
                   {{"moore", P::kind::moore}, {"von_neumann", P::kind::von_neumann}})
+          .effect("von_neumann leaves axis-aligned slopes; moore gives rounder, isotropic screes")
           .doc("moore: 8 neighbours, diagonals at sqrt(2) cell sizes; von_neumann: the 4 axis neighbours");
   return s;
 }

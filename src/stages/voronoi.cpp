@@ -36,11 +36,15 @@ const param_schema<voronoi_params>& voronoi_params::schema() {
           .effect("higher = irregular, organic cells; 0 = a regular grid of squares")
           .choice("distribution", &P::distribution,
                   {{"triangular", P::distribution_kind::triangular}, {"uniform", P::distribution_kind::uniform}})
+          .effect("uniform = more irregular cell sizes; triangular = cells closer to a regular grid")
           .doc("site offsets: jitter * (r1 - r2) as in seed 002, or jitter * (2r - 1)")
           .choice("metric", &P::metric,
                   {{"euclidean", P::metric_kind::euclidean},
                    {"manhattan", P::metric_kind::manhattan},
                    {"chebyshev", P::metric_kind::chebyshev}})
+          .effect(
+              "manhattan, chebyshev = cells with straight axis and 45-degree edges, a crystalline look; euclidean = "
+              "natural polygons")
           .doc("distance for the partition and the F values")
           .choice("island", &P::island,
                   {{"square", P::island_kind::square},
