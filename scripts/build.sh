@@ -47,7 +47,11 @@ else
 fi
 
 launcher=""
-if command -v ccache >/dev/null; then launcher=ccache; fi
+if command -v ccache >/dev/null; then
+  launcher=ccache
+  # ccache caches precompiled-header builds only with these relaxations.
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
+fi
 
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DLANDFORM_WERROR=ON \
   -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" "${cmake_args[@]}" >/dev/null

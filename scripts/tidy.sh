@@ -5,15 +5,16 @@
 # file or in one of the project's headers.
 #
 #   scripts/tidy.sh [BUILD_DIR] [FILE_REGEX]
-#     BUILD_DIR   default build; configured here (nothing is compiled: the
-#                 generated headers come from the configure step) when it
-#                 has no compile_commands.json yet
+#     BUILD_DIR   default build-tidy; configured here (nothing is compiled:
+#                 the generated headers come from the configure step) when
+#                 it has no compile_commands.json yet, without precompiled
+#                 headers (clang-tidy cannot read GCC's .gch files)
 #     FILE_REGEX  only the sources whose path matches (grep -E), e.g. src/cli/
 #   TIDY_JOBS=N   parallel clang-tidy processes (default: nproc)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
-build_dir="${1:-build}"
+build_dir="${1:-build-tidy}"
 file_regex="${2:-}"
 jobs="${TIDY_JOBS:-$(nproc)}"
 
@@ -31,7 +32,7 @@ fi
 if [ ! -f "$build_dir/compile_commands.json" ]; then
   echo "tidy: configuring $build_dir for compile_commands.json" >&2
   cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DLANDFORM_BUILD_TESTS=OFF -DLANDFORM_BUILD_BENCH=OFF \
-    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+    -DLANDFORM_PCH=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 fi
 
 # The project's own sources from the compilation database (not tests, not
