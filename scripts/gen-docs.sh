@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates docs/stages.md and docs/outputs.md from the stage and output
-# schemas, the README image from the default preset and the derived-map
+# Regenerates docs/stages.md, docs/outputs.md and the key table of
+# docs/presets.md from the schemas, the README image from the default preset and the derived-map
 # pictures of docs/maps.md. (Generator and stage thumbnails:
 # scripts/gen-generator-images.sh.) Run after changing a stage's parameters or
 # an output's options; the test suite fails while docs/stages.md or
@@ -11,6 +11,15 @@ bin=build/landform
 [ -x "$bin" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
 "$bin" stages --markdown > docs/stages.md
 "$bin" outputs --markdown > docs/outputs.md
+# docs/presets.md: the top-level key table between its schema markers.
+python3 - "$bin" <<'PY'
+import subprocess, sys
+table = subprocess.run([sys.argv[1], "schema", "--markdown"], check=True, capture_output=True, text=True).stdout
+doc = open("docs/presets.md").read()
+begin, end = "<!-- schema:begin -->\n", "<!-- schema:end -->"
+a, b = doc.index(begin) + len(begin), doc.index(end)
+open("docs/presets.md", "w").write(doc[:a] + table + doc[b:])
+PY
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin" build -o "$tmp" --quiet

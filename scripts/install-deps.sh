@@ -18,6 +18,7 @@ packages=(
 test_packages=(
   catch2 libbenchmark-dev
   gdal-bin  # tests compare slope and aspect with gdaldem
+  python3 python3-jsonschema  # tests check presets against `landform schema`
 )
 check_packages=(
   clang-format clang-tidy  # scripts/check-format.sh, scripts/tidy.sh

@@ -39,5 +39,6 @@ void setup_build(CLI::App& app);
 void setup_validate(CLI::App& app);
 void setup_stages(CLI::App& app);
 void setup_outputs(CLI::App& app);
+void setup_schema(CLI::App& app);
 
 }  // namespace landform::cli

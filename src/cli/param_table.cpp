@@ -35,6 +35,7 @@ void throw_unknown(const std::string& what, const std::string& name, const std::
 }
 
 std::string default_text(const param_spec& p) {
+  if (p.default_value.is_null()) return "none";  // an optional key left out
   return p.default_value.is_string() ? p.default_value.get<std::string>() : p.default_value.dump();
 }
 

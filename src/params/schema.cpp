@@ -40,6 +40,33 @@ std::string check_range(const param_range& r, double v) {
   return {};
 }
 
+// nlohmann stores integers above 2^63 - 1 as unsigned.
+bool is_int64(const json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX);
+  return v.is_number_integer();
+}
+
+// The range check on 64-bit integers, exact: compared as integers (the bounds
+// are whole numbers within +-2^53, so converting them is exact), never via
+// double or std::abs, which lose precision or overflow at INT64_MIN.
+std::string check_range_int64(const param_range& r, std::int64_t v) {
+  if (r.min) {
+    const auto lo = static_cast<std::int64_t>(*r.min);
+    if (r.min_exclusive ? !(v > lo) : !(v >= lo)) {
+      return std::to_string(v) + (r.min_exclusive ? " must be greater than " : " is below the minimum ") +
+             format_number(*r.min);
+    }
+  }
+  if (r.max) {
+    const auto hi = static_cast<std::int64_t>(*r.max);
+    if (r.max_exclusive ? !(v < hi) : !(v <= hi)) {
+      return std::to_string(v) + (r.max_exclusive ? " must be less than " : " is above the maximum ") +
+             format_number(*r.max);
+    }
+  }
+  return {};
+}
+
 // Optimal string alignment distance: insertions, deletions, substitutions and
 // swaps of two neighbouring letters each cost 1 ("sede" is 1 from "seed").
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -83,6 +110,12 @@ std::string param_spec::kind_name() const {
       return "list of objects";
     case param_kind::layer:
       return "layer";
+    case param_kind::integer64:
+      return "integer";
+    case param_kind::extent:
+      return "size";
+    case param_kind::cell:
+      return "cell";
   }
   return "?";
 }
@@ -148,7 +181,12 @@ std::string param_spec::range_text() const {
       text += range_words(range);
       return text;
     }
+    case param_kind::extent:
+      return "N or [width, height], each " + range_words(range);
+    case param_kind::cell:
+      return "[x, y], each " + range_words(range);
     case param_kind::integer:
+    case param_kind::integer64:
     case param_kind::number:
       return range_words(range);
   }
@@ -197,6 +235,13 @@ std::string param_spec::check(const json& value) const {
       }
       return {};
     }
+    case param_kind::integer64:
+      if (!is_int64(value)) return show(value) + " must be an integer from -2^63 to 2^63-1";
+      return check_range_int64(range, value.get<std::int64_t>());
+    case param_kind::extent:
+      return check_extent(value);
+    case param_kind::cell:
+      return check_cell(value);
     case param_kind::number_list:
     case param_kind::point_list:
       return check_list(value);
@@ -206,6 +251,31 @@ std::string param_spec::check(const json& value) const {
       check_value(*this, value, "", {}, issues);
       return issues.empty() ? std::string() : issues.front().to_string();
     }
+  }
+  return {};
+}
+
+std::string param_spec::check_extent(const json& value) const {
+  const std::string unit_text = unit.empty() ? "" : " in " + unit;
+  const bool pair = value.is_array() && value.size() == 2;
+  if (!pair && !is_integral(value)) return show(value) + " must be an integer or [width, height]" + unit_text;
+  if (!pair) return check_range(range, value.get<double>());
+  for (const json& side : value) {
+    if (!is_integral(side))
+      return show(value) + ": " + show(side) + " is not a whole number" + (unit.empty() ? "" : " of " + unit);
+    if (auto problem = check_range(range, side.get<double>()); !problem.empty()) return show(value) + ": " + problem;
+  }
+  return {};
+}
+
+std::string param_spec::check_cell(const json& value) const {
+  const std::string unit_text = unit.empty() ? "" : " in whole " + unit;
+  if (!value.is_array() || value.size() != 2 || !is_int64(value[0]) || !is_int64(value[1])) {
+    return show(value) + " must be [x, y]" + unit_text;
+  }
+  for (const json& coordinate : value) {
+    if (auto problem = check_range_int64(range, coordinate.get<std::int64_t>()); !problem.empty())
+      return show(value) + ": " + problem;
   }
   return {};
 }
@@ -347,6 +417,11 @@ void check_value(const param_spec& spec, const json& given, const std::string& p
 
 namespace {
 
+// "a.b", or "b" at a document's top level (path "").
+std::string child_path(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+
 // check_params with the word for an unknown key: "parameter" at a stage's or
 // output's top level, "key" inside nested objects.
 void check_fields(const std::vector<param_spec>& specs, const json& object, const std::string& path,
@@ -361,13 +436,13 @@ void check_fields(const std::vector<param_spec>& specs, const json& object, cons
     if (spec == specs.end()) {
       std::string message = unknown;
       if (auto guess = did_you_mean(key, known)) message += "; did you mean \"" + *guess + "\"?";
-      issues.push_back({path + "." + key, message});
+      issues.push_back({child_path(path, key), message});
       continue;
     }
-    check_value(*spec, value, path + "." + key, scope, issues);
+    check_value(*spec, value, child_path(path, key), scope, issues);
   }
   for (const auto& spec : specs) {
-    if (spec.required && !object.contains(spec.name)) issues.push_back({path + "." + spec.name, "missing"});
+    if (spec.required && !object.contains(spec.name)) issues.push_back({child_path(path, spec.name), "missing"});
   }
 }
 
@@ -377,6 +452,11 @@ void check_params(const std::vector<param_spec>& specs, const json& object, cons
                   const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues,
                   const check_scope& scope) {
   check_fields(specs, object, path, extra_keys, issues, scope, "unknown parameter");
+}
+
+void check_top_keys(const std::vector<param_spec>& specs, const json& object,
+                    const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues) {
+  check_fields(specs, object, "", extra_keys, issues, {}, "unknown key");
 }
 
 }  // namespace landform

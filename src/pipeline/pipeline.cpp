@@ -13,23 +13,16 @@
 #include "landform/pipeline/composition.hpp"
 #include "landform/pipeline/engine_target.hpp"
 #include "landform/pipeline/manifest.hpp"
+#include "landform/pipeline/preset_header.hpp"
 
 namespace landform {
 
 namespace {
 
 constexpr int k_format_version = 1;
-constexpr int k_max_side = 65536;                            // cells per side
 constexpr std::int64_t k_max_cells = std::int64_t{1} << 28;  // 1 GiB of float32
-constexpr std::int64_t k_max_origin = std::int64_t{1} << 40;
 
-const std::vector<std::string> k_top_keys = {"landform",  "name",         "description", "size",   "seed",    "origin",
-                                             "cell_size", "height_scale", "world",       "stages", "outputs", "target"};
 const std::vector<std::string> k_stage_keys = {"type", "seed", "id", "enabled"};
-
-bool is_int(const json& v) {
-  return v.is_number_integer() || v.is_number_unsigned();
-}
 
 // nlohmann stores integers above 2^63 - 1 as unsigned; seeds are signed 64-bit.
 bool is_int64(const json& v) {
@@ -48,47 +41,6 @@ struct checker {
   void add(std::string path, std::string message) { issues.push_back({std::move(path), std::move(message)}); }
 };
 
-// size / world: N or [W, H], each side 1..65536.
-bool read_extent(const json& v, const std::string& path, int& w, int& h, checker& c) {
-  auto side = [&](const json& s, const std::string& p, int& out) {
-    if (!is_int(s)) {
-      c.add(p, show(s) + (p == path ? " must be an integer or [width, height] in cells"
-                                    : " must be an integer number of cells"));
-      return false;
-    }
-    const auto n = s.get<std::int64_t>();
-    if (n < 1 || n > k_max_side) {
-      c.add(p, show(s) + " must be between 1 and " + std::to_string(k_max_side) + " cells");
-      return false;
-    }
-    out = static_cast<int>(n);
-    return true;
-  };
-  if (v.is_array()) {
-    if (v.size() != 2) {
-      c.add(path, show(v) + " must be an integer or [width, height]");
-      return false;
-    }
-    const bool ok_w = side(v[0], path + "[0]", w);
-    const bool ok_h = side(v[1], path + "[1]", h);
-    return ok_w && ok_h;
-  }
-  if (!side(v, path, w)) return false;
-  h = w;
-  return true;
-}
-
-bool read_number(const json& preset, const char* key, double& out, checker& c) {
-  auto it = preset.find(key);
-  if (it == preset.end()) return true;
-  if (!it->is_number() || !(it->get<double>() > 0) || it->get<double>() > 1e12) {
-    c.add(key, show(*it) + " must be a number greater than 0 and at most 1e12");
-    return false;
-  }
-  out = it->get<double>();
-  return true;
-}
-
 struct top_level {
   region reg;
   world_extent world;
@@ -97,93 +49,45 @@ struct top_level {
   std::string target;  // "" = none
 };
 
-// world: N, [W, H] (from cell 0, 0) or {"origin": [x, y], "size": N | [W, H]}
-// (the canonical form written into manifests).
-void check_world(const json& v, top_level& t, checker& c) {
-  world_extent w{0, 0, 0, 0};
-  const json* size = &v;
-  if (v.is_object()) {
-    for (const auto& [key, value] : v.items()) {
-      if (key != "origin" && key != "size") c.add("world." + key, "unknown key; a world has \"origin\" and \"size\"");
-    }
-    if (!v.contains("size")) {
-      c.add("world.size", "missing; give the world's size in cells");
-      return;
-    }
-    size = &v["size"];
-    if (auto o = v.find("origin"); o != v.end()) {
-      if (!o->is_array() || o->size() != 2 || !is_int64((*o)[0]) || !is_int64((*o)[1])) {
-        c.add("world.origin", show(*o) + " must be [x, y] in whole cells");
-        return;
-      }
-      w.origin_x = (*o)[0].get<std::int64_t>();
-      w.origin_y = (*o)[1].get<std::int64_t>();
-    }
-  } else if (!v.is_array() && !is_int(v)) {
-    c.add("world", show(v) + " must be an integer, [width, height] or {\"origin\": [x, y], \"size\": [width, height]}");
-    return;
-  }
-  if (!read_extent(*size, v.is_object() ? "world.size" : "world", w.width, w.height, c)) return;
-  t.world = w;
-  if (t.reg.origin_x < w.origin_x || t.reg.origin_y < w.origin_y ||
-      t.reg.origin_x + t.reg.width > w.origin_x + w.width || t.reg.origin_y + t.reg.height > w.origin_y + w.height) {
-    c.add("world", "the region (origin [" + std::to_string(t.reg.origin_x) + ", " + std::to_string(t.reg.origin_y) +
-                       "], size " + std::to_string(t.reg.width) + "x" + std::to_string(t.reg.height) +
+// The region must lie inside the world (both in cells; no overflow: origins
+// are within 2^40 and sides within 2^16).
+void check_region_in_world(const top_level& t, checker& c) {
+  const region& r = t.reg;
+  const world_extent& w = t.world;
+  if (r.origin_x < w.origin_x || r.origin_y < w.origin_y || r.origin_x + r.width > w.origin_x + w.width ||
+      r.origin_y + r.height > w.origin_y + w.height) {
+    c.add("world", "the region (origin [" + std::to_string(r.origin_x) + ", " + std::to_string(r.origin_y) +
+                       "], size " + std::to_string(r.width) + "x" + std::to_string(r.height) +
                        ") must lie inside the world (origin [" + std::to_string(w.origin_x) + ", " +
                        std::to_string(w.origin_y) + "], size " + std::to_string(w.width) + "x" +
                        std::to_string(w.height) + ")");
   }
 }
 
+// The top-level keys, checked against preset_header's schema, then the limits
+// across keys.
 top_level check_top_level(const json& preset, checker& c) {
   top_level t;
   t.reg.width = t.reg.height = 512;
-  for (const auto& [key, value] : preset.items()) {
-    if (std::find(k_top_keys.begin(), k_top_keys.end(), key) != k_top_keys.end()) continue;
-    std::string message = "unknown key";
-    if (auto guess = did_you_mean(key, k_top_keys)) message += "; did you mean \"" + *guess + "\"?";
-    c.add(key, message);
-  }
-  if (auto it = preset.find("landform");
-      it != preset.end() && !(is_int(*it) && it->get<std::int64_t>() == k_format_version)) {
-    c.add("landform", show(*it) + " is not a format version this build reads (it reads 1)");
-  }
-  for (const char* key : {"name", "description"}) {
-    if (auto it = preset.find(key); it != preset.end() && !it->is_string()) c.add(key, show(*it) + " must be a string");
-  }
-  if (auto it = preset.find("size"); it != preset.end()) read_extent(*it, "size", t.reg.width, t.reg.height, c);
-  if (auto it = preset.find("seed"); it != preset.end()) {
-    if (!is_int64(*it)) {
-      c.add("seed", show(*it) + " must be an integer from -2^63 to 2^63-1");
-    } else {
-      t.seed = it->get<std::int64_t>();
-    }
-  }
-  if (auto it = preset.find("origin"); it != preset.end()) {
-    if (!it->is_array() || it->size() != 2 || !is_int64((*it)[0]) || !is_int64((*it)[1])) {
-      c.add("origin", show(*it) + " must be [x, y] in whole cells");
-    } else {
-      t.reg.origin_x = (*it)[0].get<std::int64_t>();
-      t.reg.origin_y = (*it)[1].get<std::int64_t>();
-      if (std::max(std::abs(t.reg.origin_x), std::abs(t.reg.origin_y)) > k_max_origin) {
-        c.add("origin", show(*it) + " is too far out (at most 2^40 cells from 0)");
-      }
-    }
-  }
-  if (auto it = preset.find("target"); it != preset.end()) {
-    if (it->is_string() && parse_engine_target(it->get<std::string>())) {
-      t.target = it->get<std::string>();
-    } else {
-      std::string message = show(*it) + " is not an engine target (unity | unreal | godot)";
-      if (auto guess = it->is_string() ? did_you_mean(it->get<std::string>(), engine_target_names()) : std::nullopt)
-        message += "; did you mean \"" + *guess + "\"?";
-      c.add("target", message);
-    }
-  }
-  read_number(preset, "cell_size", t.reg.cell_size, c);
-  read_number(preset, "height_scale", t.height_scale, c);
-  t.world = {t.reg.origin_x, t.reg.origin_y, t.reg.width, t.reg.height};
-  if (auto it = preset.find("world"); it != preset.end()) check_world(*it, t, c);
+  t.world = {0, 0, 512, 512};
+  const std::size_t before = c.issues.size();
+  check_top_keys(preset_header::schema().specs(), preset, preset_list_keys(), c.issues);
+  if (c.issues.size() != before) return t;
+  const preset_header h = preset_header::schema().parse(preset);
+  std::vector<std::pair<std::string, std::string>> problems;
+  h.check(problems);
+  for (auto& [key, message] : problems) c.add(key, message);
+  t.reg.width = h.size[0];
+  t.reg.height = h.size[1];
+  t.reg.origin_x = h.origin[0];
+  t.reg.origin_y = h.origin[1];
+  t.reg.cell_size = h.cell_size;
+  t.seed = h.seed;
+  t.height_scale = h.height_scale;
+  t.target = h.target;
+  t.world = h.world ? world_extent{h.world->origin[0], h.world->origin[1], h.world->size[0], h.world->size[1]}
+                    : world_extent{t.reg.origin_x, t.reg.origin_y, t.reg.width, t.reg.height};
+  if (h.world) check_region_in_world(t, c);
   if (static_cast<std::int64_t>(t.reg.width) * t.reg.height > k_max_cells) {
     c.add("size", std::to_string(t.reg.width) + "x" + std::to_string(t.reg.height) +
                       " is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384");

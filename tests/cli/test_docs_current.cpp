@@ -55,3 +55,15 @@ TEST_CASE("every registered stage has a thumbnail for docs/stages.md", "[cli][do
     CHECK(std::filesystem::exists(image));
   }
 }
+
+TEST_CASE("docs/presets.md embeds the current `landform schema --markdown` table", "[cli][docs]") {
+  const std::string generated = cli_output("schema --markdown");
+  const std::string doc = committed_doc("docs/presets.md");
+  const std::string begin = "<!-- schema:begin -->\n", end = "<!-- schema:end -->";
+  const std::size_t from = doc.find(begin), to = doc.find(end);
+  REQUIRE(from != std::string::npos);
+  REQUIRE(to != std::string::npos);
+  INFO("docs/presets.md is out of date: run scripts/gen-docs.sh");
+  CHECK(doc.substr(from + begin.size(), to - from - begin.size()) == generated);
+  CHECK(generated.find("| `world` |") != std::string::npos);
+}

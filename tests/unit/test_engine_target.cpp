@@ -180,8 +180,7 @@ TEST_CASE("target: preset key validated, kept in the canonical preset only when 
                                  "\"unity\"?"});
   json number = game_terrain(513, "");
   number["target"] = 3;
-  CHECK(landform_test::build_issue_texts(number) ==
-        std::vector<std::string>{"target: 3 is not an engine target (unity | unreal | godot)"});
+  CHECK(landform_test::build_issue_texts(number) == std::vector<std::string>{"target: 3 must be a string"});
   CHECK(pipeline::build(game_terrain(513, "unreal")).canonical().at("target") == "unreal");
   CHECK(!pipeline::build(game_terrain(513, "")).canonical().contains("target"));
   const json import = import_of(game_terrain(513, "godot"));

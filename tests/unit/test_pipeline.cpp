@@ -17,9 +17,12 @@
 #include "landform/pipeline/preset.hpp"
 #include "landform/pipeline/registry.hpp"
 
+#include "bit_equal.hpp"
+
 namespace {
 
 using namespace landform;
+using landform_test::bit_equal;
 
 // The issues of a preset that must fail to build.
 std::vector<preset_issue> build_issues(const json& preset) {
@@ -36,10 +39,6 @@ std::vector<std::string> issue_texts(const std::vector<preset_issue>& issues) {
   std::vector<std::string> out;
   for (const auto& issue : issues) out.push_back(issue.to_string());
   return out;
-}
-
-bool bit_equal(const heightfield& a, const heightfield& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 // The message of the preset_error `fn` throws.
@@ -148,7 +147,7 @@ TEST_CASE("pipeline: every problem is reported at once", "[stages][pipeline]") {
   const auto texts = issue_texts(issues);
   auto has = [&](const std::string& t) { return std::find(texts.begin(), texts.end(), t) != texts.end(); };
   CHECK(has("colour: unknown key"));
-  CHECK(has("size: 0 must be between 1 and 65536 cells"));
+  CHECK(has("size: 0 is below the minimum 1"));
   CHECK(has("stages[0] (opensimplex).octaves: 0 is below the minimum 1"));
   CHECK(has("stages[1].type: unknown stage \"perturbb\"; did you mean \"perturb\"? (landform stages lists them)"));
   CHECK(has("stages[2] (smooth).sigma: -1 is below the minimum 0.1"));
@@ -180,17 +179,17 @@ TEST_CASE("pipeline: size as an integer or as [width, height]", "[stages][pipeli
 
 TEST_CASE("pipeline: bad sizes are rejected", "[stages][pipeline]") {
   CHECK(issue_texts(build_issues(json::parse(R"({"size": 0, "stages": [{"type": "opensimplex"}]})"))) ==
-        std::vector<std::string>{"size: 0 must be between 1 and 65536 cells"});
+        std::vector<std::string>{"size: 0 is below the minimum 1"});
   CHECK(issue_texts(build_issues(json::parse(R"({"size": [8, 2.5], "stages": [{"type": "opensimplex"}]})"))) ==
-        std::vector<std::string>{"size[1]: 2.5 must be an integer number of cells"});
+        std::vector<std::string>{"size: [8,2.5]: 2.5 is not a whole number of cells"});
   CHECK(issue_texts(build_issues(json::parse(R"({"size": [0, 5], "stages": [{"type": "opensimplex"}]})"))) ==
-        std::vector<std::string>{"size[0]: 0 must be between 1 and 65536 cells"});
+        std::vector<std::string>{"size: [0,5]: 0 is below the minimum 1"});
   CHECK(issue_texts(build_issues(json::parse(R"({"size": [8, 65537], "stages": [{"type": "opensimplex"}]})"))) ==
-        std::vector<std::string>{"size[1]: 65537 must be between 1 and 65536 cells"});
+        std::vector<std::string>{"size: [8,65537]: 65537 is above the maximum 65536"});
   CHECK(issue_texts(build_issues(json::parse(R"({"size": 12.5, "stages": [{"type": "opensimplex"}]})"))) ==
         std::vector<std::string>{"size: 12.5 must be an integer or [width, height] in cells"});
   CHECK(issue_texts(build_issues(json::parse(R"({"size": [1, 2, 3], "stages": [{"type": "opensimplex"}]})"))) ==
-        std::vector<std::string>{"size: [1,2,3] must be an integer or [width, height]"});
+        std::vector<std::string>{"size: [1,2,3] must be an integer or [width, height] in cells"});
 }
 
 TEST_CASE("pipeline: a world smaller than the region is an error", "[stages][pipeline]") {

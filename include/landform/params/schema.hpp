@@ -16,6 +16,7 @@
 ///         .integer("octaves", &P::octaves).range(between(1, 16)).doc("fBm octaves summed");
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -38,10 +39,13 @@ enum class param_kind {
   string,
   number_list,
   point_list,
-  interval,  ///< [low, high] with low <= high
-  object,    ///< a nested object checked against a sub-schema
-  list_of,   ///< a list of objects, each checked against a sub-schema
-  layer,     ///< the name of a layer written by an earlier stage
+  interval,   ///< [low, high] with low <= high
+  object,     ///< a nested object checked against a sub-schema
+  list_of,    ///< a list of objects, each checked against a sub-schema
+  layer,      ///< the name of a layer written by an earlier stage
+  integer64,  ///< a 64-bit signed integer (seeds)
+  extent,     ///< N or [width, height] whole numbers, each within the range (a square N = [N, N])
+  cell,       ///< [x, y] 64-bit integers, each within the range (a cell position)
 };
 
 /// Inclusive or exclusive numeric bounds; absent = unbounded.
@@ -115,6 +119,8 @@ struct param_spec {
 
  private:
   [[nodiscard]] std::string check_list(const json& value) const;
+  [[nodiscard]] std::string check_extent(const json& value) const;
+  [[nodiscard]] std::string check_cell(const json& value) const;
 };
 
 /// What checking needs besides the value: the layers written so far. Layer
@@ -135,6 +141,12 @@ void check_value(const param_spec& spec, const json& value, const std::string& p
 void check_params(const std::vector<param_spec>& specs, const json& object, const std::string& path,
                   const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues,
                   const check_scope& scope = {});
+
+/// check_params for a document's top level: issue paths are the bare keys
+/// (`size`, `world.size`) and a key not in `specs` or `extra_keys` is an
+/// "unknown key" (with a did-you-mean).
+void check_top_keys(const std::vector<param_spec>& specs, const json& object,
+                    const std::vector<std::string>& extra_keys, std::vector<preset_issue>& issues);
 
 /// The problem with a layer name `name` given the layers written so far, or
 /// "" when it is one of them: `"moistrue" is not a layer written by an earlier
@@ -190,6 +202,26 @@ class param_schema {
   /// means "no layer" and is left out of the canonical form.
   param_decl<P, param_kind::layer> layer(std::string name, std::string P::*member) && {
     return declare<param_kind::layer>(std::move(name), member);
+  }
+  /// A 64-bit signed integer, e.g. a seed; `.range(...)` bounds it.
+  param_decl<P, param_kind::integer64> integer64(std::string name, std::int64_t P::*member) && {
+    return declare<param_kind::integer64>(std::move(name), member);
+  }
+  /// A size: N (square) or [width, height], whole numbers each within
+  /// `.range(...)`; stored as {width, height}.
+  param_decl<P, param_kind::extent> extent(std::string name, std::array<int, 2> P::*member) && {
+    param_spec spec = make_spec(std::move(name), param_kind::extent);
+    spec.default_value = json(P{}.*member);
+    m_specs.push_back(std::move(spec));
+    m_setters.push_back([member](P& p, const json& v) {
+      p.*member = v.is_array() ? v.get<std::array<int, 2>>() : std::array<int, 2>{v.get<int>(), v.get<int>()};
+    });
+    m_getters.push_back([member](const P& p) { return json(p.*member); });
+    return param_decl<P, param_kind::extent>(std::move(*this));
+  }
+  /// A cell position [x, y] in 64-bit whole cells, each within `.range(...)`.
+  param_decl<P, param_kind::cell> cell(std::string name, std::array<std::int64_t, 2> P::*member) && {
+    return declare<param_kind::cell>(std::move(name), member);
   }
   /// A list of numbers; `.count(min, max)` and `.range(...)` per element.
   param_decl<P, param_kind::number_list> number_list(std::string name, std::vector<double> P::*member) && {
@@ -353,7 +385,8 @@ template <class P, param_kind K>
 class param_decl : public param_schema<P> {
   static constexpr bool k_numeric = K == param_kind::integer || K == param_kind::number ||
                                     K == param_kind::number_list || K == param_kind::point_list ||
-                                    K == param_kind::interval;
+                                    K == param_kind::interval || K == param_kind::integer64 ||
+                                    K == param_kind::extent || K == param_kind::cell;
   static constexpr bool k_counted =
       K == param_kind::number_list || K == param_kind::point_list || K == param_kind::list_of;
 
