@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "landform/core/rng.hpp"
@@ -23,8 +24,9 @@ constexpr int k_max_side = 65536;                            // cells per side
 constexpr std::int64_t k_max_cells = std::int64_t{1} << 28;  // 1 GiB of float32
 constexpr std::int64_t k_max_origin = std::int64_t{1} << 40;
 
-const std::vector<std::string> k_top_keys = {"landform",  "name",         "description", "size",   "seed",    "origin",
-                                             "cell_size", "height_scale", "world",       "stages", "outputs", "target"};
+const std::vector<std::string> k_top_keys = {"landform", "name",      "description",  "size",  "seed",
+                                             "origin",   "cell_size", "height_scale", "world", "stages",
+                                             "outputs",  "target",    "sea_level"};
 const std::vector<std::string> k_stage_keys = {"type", "seed", "id", "enabled"};
 
 bool is_int(const json& v) {
@@ -94,7 +96,8 @@ struct top_level {
   world_extent world;
   std::int64_t seed = 0;
   double height_scale = 1.0;
-  std::string target;  // "" = none
+  std::string target;               // "" = none
+  std::optional<double> sea_level;  // height units; absent = each consumer's own default
 };
 
 // world: N, [W, H] (from cell 0, 0) or {"origin": [x, y], "size": N | [W, H]}
@@ -182,6 +185,13 @@ top_level check_top_level(const json& preset, checker& c) {
   }
   read_number(preset, "cell_size", t.reg.cell_size, c);
   read_number(preset, "height_scale", t.height_scale, c);
+  if (auto it = preset.find("sea_level"); it != preset.end()) {
+    if (!it->is_number() || !std::isfinite(it->get<double>()) || std::abs(it->get<double>()) > 1e12) {
+      c.add("sea_level", show(*it) + " must be a number (height units, like the heights) from -1e12 to 1e12");
+    } else {
+      t.sea_level = it->get<double>();
+    }
+  }
   t.world = {t.reg.origin_x, t.reg.origin_y, t.reg.width, t.reg.height};
   if (auto it = preset.find("world"); it != preset.end()) check_world(*it, t, c);
   if (static_cast<std::int64_t>(t.reg.width) * t.reg.height > k_max_cells) {
@@ -365,6 +375,7 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
   p.m_seed = top.seed;
   p.m_height_scale = top.height_scale;
   p.m_target = top.target;
+  p.m_sea_level = top.sea_level;
 
   json stages_canonical = json::array();
   std::vector<std::string> layers;  // written so far: side layers and targets
@@ -419,6 +430,21 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
   const json default_outputs = json::array({{{"map", "height"}, {"format", "png16"}}});
   auto outputs_it = preset.find("outputs");
   p.m_outputs = check_outputs(outputs_it == preset.end() ? default_outputs : *outputs_it, layers, c.issues);
+  // Sea level, once: an output cannot set its own when the preset gives one.
+  if (top.sea_level && outputs_it != preset.end() && outputs_it->is_array()) {
+    for (std::size_t k = 0; k < outputs_it->size(); ++k) {
+      const json& o = (*outputs_it)[k];
+      if (o.is_object() && o.value("map", "") == "biome" && !(*top.sea_level > 0.0 && *top.sea_level < 1.0)) {
+        c.add("sea_level", show(json(*top.sea_level)) + " must be between 0 and 1 (exclusive) for the biome output " +
+                               "(outputs[" + std::to_string(k) + "])");
+      }
+      if (o.is_object() && o.contains("sea_level") && o["sea_level"] != json(*top.sea_level)) {
+        c.add("outputs[" + std::to_string(k) + "].sea_level",
+              show(o["sea_level"]) + " differs from the preset's sea_level " + show(json(*top.sea_level)) +
+                  "; give the sea level once, at the top level");
+      }
+    }
+  }
   if (!c.issues.empty()) throw preset_error(std::move(c.issues));
   mark_wanted_layers(p.m_stages, p.m_outputs);
 
@@ -444,6 +470,7 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
       {"outputs", outputs}};
   // Only when given, so presets without a target keep their canonical hash.
   if (!top.target.empty()) p.m_canonical["target"] = top.target;
+  if (top.sea_level) p.m_canonical["sea_level"] = *top.sea_level;
   return p;
 }
 
@@ -559,6 +586,7 @@ build_result pipeline::run_full(const run_options& options) const {
     ctx.seed = s.seed;
     ctx.world = m_world;
     ctx.height_scale = m_height_scale;
+    ctx.sea_level = m_sea_level;
     ctx.nthreads = options.nthreads;
     for (const auto& name : s.reads) ctx.read_layers.emplace_back(name, result.layers.find(name));
     ctx.wanted = s.wanted;
