@@ -43,29 +43,49 @@ void stamp_capsule(std::vector<float>& mask, int width, int height, std::array<d
   }
 }
 
-}  // namespace
+// What the steps of compute_water() share.
+struct water_state {
+  const water_params& p;
+  water_maps& w;
+  double height_scale;
+  int width, height;
+  std::size_t n;
+  double cell_size, cell_area;
+  const float* z;
+  std::vector<double> filled;  // the filled surface (sea at sea level)
+  std::vector<double> q;       // discharge, m^3/s
+  std::vector<double> area;    // drainage area, m^2
+  flow_graph graph;
 
-water_maps compute_water(const heightfield& h, double height_scale, const water_params& p, int nthreads) {
-  water_maps w;
-  const int width = h.width(), height = h.height();
-  w.width = width;
-  w.height = height;
-  const std::size_t n = h.size();
-  if (n == 0) return w;
-  const double cell_size = h.placement().cell_size;
-  const double cell_area = cell_size * cell_size;
-  const float* z = h.data();
-  const auto index = [width](int x, int y) {
+  [[nodiscard]] std::size_t index(int x, int y) const {
     return static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
-  };
-  const auto neighbour = [&](std::size_t c, std::size_t k, std::size_t& m) {
+  }
+  // Neighbour k of cell c inside the grid (into m).
+  bool neighbour(std::size_t c, std::size_t k, std::size_t& m) const {
     const int x = static_cast<int>(c % static_cast<std::size_t>(width)) + k_flow_dx[k];
     const int y = static_cast<int>(c / static_cast<std::size_t>(width)) + k_flow_dy[k];
     if (x < 0 || y < 0 || x >= width || y >= height) return false;
     m = index(x, y);
     return true;
-  };
+  }
+};
 
+// 1. The sea: below sea level and connected to the border (8-neighbours).
+void find_sea(water_state& st) {
+  [[maybe_unused]] const water_params& p = st.p;
+  [[maybe_unused]] water_maps& w = st.w;
+  [[maybe_unused]] const int width = st.width, height = st.height;
+  [[maybe_unused]] const std::size_t n = st.n;
+  [[maybe_unused]] const float* z = st.z;
+  [[maybe_unused]] const double height_scale = st.height_scale, cell_size = st.cell_size, cell_area = st.cell_area;
+  [[maybe_unused]] std::vector<double>& filled = st.filled;
+  [[maybe_unused]] std::vector<double>& q = st.q;
+  [[maybe_unused]] std::vector<double>& area = st.area;
+  [[maybe_unused]] const flow_graph& graph = st.graph;
+  [[maybe_unused]] const auto index = [&st](int x, int y) { return st.index(x, y); };
+  [[maybe_unused]] const auto neighbour = [&st](std::size_t c, std::size_t k, std::size_t& m) {
+    return st.neighbour(c, k, m);
+  };
   // 1. The sea: below sea level and connected to the border (8-neighbours).
   w.ocean.assign(n, 0);
   {
@@ -92,9 +112,26 @@ water_maps compute_water(const heightfield& h, double height_scale, const water_
       }
     }
   }
+}
 
+// 2. Lakes: depressions filled to their spill height.
+void fill_lakes(water_state& st) {
+  [[maybe_unused]] const water_params& p = st.p;
+  [[maybe_unused]] water_maps& w = st.w;
+  [[maybe_unused]] const int width = st.width, height = st.height;
+  [[maybe_unused]] const std::size_t n = st.n;
+  [[maybe_unused]] const float* z = st.z;
+  [[maybe_unused]] const double height_scale = st.height_scale, cell_size = st.cell_size, cell_area = st.cell_area;
+  [[maybe_unused]] std::vector<double>& filled = st.filled;
+  [[maybe_unused]] std::vector<double>& q = st.q;
+  [[maybe_unused]] std::vector<double>& area = st.area;
+  [[maybe_unused]] const flow_graph& graph = st.graph;
+  [[maybe_unused]] const auto index = [&st](int x, int y) { return st.index(x, y); };
+  [[maybe_unused]] const auto neighbour = [&st](std::size_t c, std::size_t k, std::size_t& m) {
+    return st.neighbour(c, k, m);
+  };
   // 2. Fill: the sea's surface at sea level, depressions to their spill height.
-  std::vector<double> filled(n);
+  filled.resize(n);
   for (std::size_t c = 0; c < n; ++c) filled[c] = w.ocean[c] ? p.sea_level : static_cast<double>(z[c]);
   std::vector<std::uint32_t> spill(n);
   {
@@ -134,12 +171,27 @@ water_maps compute_water(const heightfield& h, double height_scale, const water_
       if (w.lake[c] >= 0) w.lake[c] = kept[static_cast<std::size_t>(w.lake[c])];
     }
   }
+}
 
+// 3. Discharge, evaporation, water levels and depths.
+void route_discharge(water_state& st) {
+  [[maybe_unused]] const water_params& p = st.p;
+  [[maybe_unused]] water_maps& w = st.w;
+  [[maybe_unused]] const int width = st.width, height = st.height;
+  [[maybe_unused]] const std::size_t n = st.n;
+  [[maybe_unused]] const float* z = st.z;
+  [[maybe_unused]] const double height_scale = st.height_scale, cell_size = st.cell_size, cell_area = st.cell_area;
+  [[maybe_unused]] std::vector<double>& filled = st.filled;
+  [[maybe_unused]] std::vector<double>& q = st.q;
+  [[maybe_unused]] std::vector<double>& area = st.area;
+  [[maybe_unused]] const flow_graph& graph = st.graph;
+  [[maybe_unused]] const auto index = [&st](int x, int y) { return st.index(x, y); };
+  [[maybe_unused]] const auto neighbour = [&st](std::size_t c, std::size_t k, std::size_t& m) {
+    return st.neighbour(c, k, m);
+  };
   // 3. Discharge along D8 receivers of the filled surface, upstream first.
-  flow_graph graph;
-  compute_receivers_d8(filled, width, height, cell_size, graph, nthreads);
-  compute_stack(graph);
-  std::vector<double> q(n), area(n, cell_area);
+  q.assign(n, 0.0);
+  area.assign(n, cell_area);
   const double runoff = p.precipitation / 1000.0 / k_seconds_per_year * cell_area;  // m^3/s per cell
   for (std::size_t c = 0; c < n; ++c) {
     const double factor = p.precipitation_layer ? std::max(0.0, static_cast<double>((*p.precipitation_layer)[c])) : 1.0;
@@ -184,7 +236,24 @@ water_maps compute_water(const heightfield& h, double height_scale, const water_
   }
   w.discharge.assign(q.begin(), q.end());
   w.area.assign(area.begin(), area.end());
+}
 
+// 4. River cells and their hydraulic geometry.
+void find_rivers(water_state& st) {
+  [[maybe_unused]] const water_params& p = st.p;
+  [[maybe_unused]] water_maps& w = st.w;
+  [[maybe_unused]] const int width = st.width, height = st.height;
+  [[maybe_unused]] const std::size_t n = st.n;
+  [[maybe_unused]] const float* z = st.z;
+  [[maybe_unused]] const double height_scale = st.height_scale, cell_size = st.cell_size, cell_area = st.cell_area;
+  [[maybe_unused]] std::vector<double>& filled = st.filled;
+  [[maybe_unused]] std::vector<double>& q = st.q;
+  [[maybe_unused]] std::vector<double>& area = st.area;
+  [[maybe_unused]] const flow_graph& graph = st.graph;
+  [[maybe_unused]] const auto index = [&st](int x, int y) { return st.index(x, y); };
+  [[maybe_unused]] const auto neighbour = [&st](std::size_t c, std::size_t k, std::size_t& m) {
+    return st.neighbour(c, k, m);
+  };
   // 4. Rivers: above the threshold, outside the sea and lakes (wet or dry).
   w.is_river.assign(n, 0);
   w.river_width.assign(n, 0.0f);
@@ -196,7 +265,24 @@ water_maps compute_water(const heightfield& h, double height_scale, const water_
     w.river_width[c] = static_cast<float>(p.width_a * std::pow(q[c], p.width_b));
     w.river_depth[c] = static_cast<float>(p.depth_c * std::pow(q[c], p.depth_f));
   }
+}
 
+// 5. The network and the river mask.
+void trace_network(water_state& st) {
+  [[maybe_unused]] const water_params& p = st.p;
+  [[maybe_unused]] water_maps& w = st.w;
+  [[maybe_unused]] const int width = st.width, height = st.height;
+  [[maybe_unused]] const std::size_t n = st.n;
+  [[maybe_unused]] const float* z = st.z;
+  [[maybe_unused]] const double height_scale = st.height_scale, cell_size = st.cell_size, cell_area = st.cell_area;
+  [[maybe_unused]] std::vector<double>& filled = st.filled;
+  [[maybe_unused]] std::vector<double>& q = st.q;
+  [[maybe_unused]] std::vector<double>& area = st.area;
+  [[maybe_unused]] const flow_graph& graph = st.graph;
+  [[maybe_unused]] const auto index = [&st](int x, int y) { return st.index(x, y); };
+  [[maybe_unused]] const auto neighbour = [&st](std::size_t c, std::size_t k, std::size_t& m) {
+    return st.neighbour(c, k, m);
+  };
   // 5. Network: chains of river cells along receivers, split at confluences.
   std::vector<std::uint8_t> donors(n, 0);
   std::vector<std::uint8_t> order(n, 0), max_in(n, 0), count_max(n, 0);
@@ -219,8 +305,9 @@ water_maps compute_water(const heightfield& h, double height_scale, const water_
     }
   }
   const auto cell_point = [width](std::uint32_t c) {
-    return std::array<double, 2>{static_cast<double>(c % static_cast<std::uint32_t>(width)),
-                                 static_cast<double>(c / static_cast<std::uint32_t>(width))};
+    const std::uint32_t column = c % static_cast<std::uint32_t>(width);
+    const std::uint32_t row = c / static_cast<std::uint32_t>(width);
+    return std::array<double, 2>{static_cast<double>(column), static_cast<double>(row)};
   };
   const auto midpoint = [&](std::uint32_t a, std::uint32_t b) {
     const auto pa = cell_point(a), pb = cell_point(b);
@@ -282,6 +369,25 @@ water_maps compute_water(const heightfield& h, double height_scale, const water_
     s.widths = std::move(widths);
     w.network.push_back(std::move(s));
   }
+}
+
+}  // namespace
+
+water_maps compute_water(const heightfield& h, double height_scale, const water_params& p, int nthreads) {
+  water_maps w;
+  w.width = h.width();
+  w.height = h.height();
+  if (h.size() == 0) return w;
+  const double cell_size = h.placement().cell_size;
+  water_state s{p,        w,  height_scale, h.width(), h.height(), h.size(), cell_size, cell_size * cell_size,
+                h.data(), {}, {},           {},        {}};
+  find_sea(s);
+  fill_lakes(s);
+  compute_receivers_d8(s.filled, s.width, s.height, cell_size, s.graph, nthreads);
+  compute_stack(s.graph);
+  route_discharge(s);
+  find_rivers(s);
+  trace_network(s);
   return w;
 }
 
