@@ -68,24 +68,15 @@ struct water_state {
     m = index(x, y);
     return true;
   }
+  void find_sea();
+  void fill_lakes();
+  void route_discharge();
+  void find_rivers();
+  void trace_network();
 };
 
 // 1. The sea: below sea level and connected to the border (8-neighbours).
-void find_sea(water_state& st) {
-  [[maybe_unused]] const water_params& p = st.p;
-  [[maybe_unused]] water_maps& w = st.w;
-  [[maybe_unused]] const int width = st.width, height = st.height;
-  [[maybe_unused]] const std::size_t n = st.n;
-  [[maybe_unused]] const float* z = st.z;
-  [[maybe_unused]] const double height_scale = st.height_scale, cell_size = st.cell_size, cell_area = st.cell_area;
-  [[maybe_unused]] std::vector<double>& filled = st.filled;
-  [[maybe_unused]] std::vector<double>& q = st.q;
-  [[maybe_unused]] std::vector<double>& area = st.area;
-  [[maybe_unused]] const flow_graph& graph = st.graph;
-  [[maybe_unused]] const auto index = [&st](int x, int y) { return st.index(x, y); };
-  [[maybe_unused]] const auto neighbour = [&st](std::size_t c, std::size_t k, std::size_t& m) {
-    return st.neighbour(c, k, m);
-  };
+void water_state::find_sea() {
   // 1. The sea: below sea level and connected to the border (8-neighbours).
   w.ocean.assign(n, 0);
   {
@@ -115,21 +106,7 @@ void find_sea(water_state& st) {
 }
 
 // 2. Lakes: depressions filled to their spill height.
-void fill_lakes(water_state& st) {
-  [[maybe_unused]] const water_params& p = st.p;
-  [[maybe_unused]] water_maps& w = st.w;
-  [[maybe_unused]] const int width = st.width, height = st.height;
-  [[maybe_unused]] const std::size_t n = st.n;
-  [[maybe_unused]] const float* z = st.z;
-  [[maybe_unused]] const double height_scale = st.height_scale, cell_size = st.cell_size, cell_area = st.cell_area;
-  [[maybe_unused]] std::vector<double>& filled = st.filled;
-  [[maybe_unused]] std::vector<double>& q = st.q;
-  [[maybe_unused]] std::vector<double>& area = st.area;
-  [[maybe_unused]] const flow_graph& graph = st.graph;
-  [[maybe_unused]] const auto index = [&st](int x, int y) { return st.index(x, y); };
-  [[maybe_unused]] const auto neighbour = [&st](std::size_t c, std::size_t k, std::size_t& m) {
-    return st.neighbour(c, k, m);
-  };
+void water_state::fill_lakes() {
   // 2. Fill: the sea's surface at sea level, depressions to their spill height.
   filled.resize(n);
   for (std::size_t c = 0; c < n; ++c) filled[c] = w.ocean[c] ? p.sea_level : static_cast<double>(z[c]);
@@ -174,21 +151,7 @@ void fill_lakes(water_state& st) {
 }
 
 // 3. Discharge, evaporation, water levels and depths.
-void route_discharge(water_state& st) {
-  [[maybe_unused]] const water_params& p = st.p;
-  [[maybe_unused]] water_maps& w = st.w;
-  [[maybe_unused]] const int width = st.width, height = st.height;
-  [[maybe_unused]] const std::size_t n = st.n;
-  [[maybe_unused]] const float* z = st.z;
-  [[maybe_unused]] const double height_scale = st.height_scale, cell_size = st.cell_size, cell_area = st.cell_area;
-  [[maybe_unused]] std::vector<double>& filled = st.filled;
-  [[maybe_unused]] std::vector<double>& q = st.q;
-  [[maybe_unused]] std::vector<double>& area = st.area;
-  [[maybe_unused]] const flow_graph& graph = st.graph;
-  [[maybe_unused]] const auto index = [&st](int x, int y) { return st.index(x, y); };
-  [[maybe_unused]] const auto neighbour = [&st](std::size_t c, std::size_t k, std::size_t& m) {
-    return st.neighbour(c, k, m);
-  };
+void water_state::route_discharge() {
   // 3. Discharge along D8 receivers of the filled surface, upstream first.
   q.assign(n, 0.0);
   area.assign(n, cell_area);
@@ -239,21 +202,7 @@ void route_discharge(water_state& st) {
 }
 
 // 4. River cells and their hydraulic geometry.
-void find_rivers(water_state& st) {
-  [[maybe_unused]] const water_params& p = st.p;
-  [[maybe_unused]] water_maps& w = st.w;
-  [[maybe_unused]] const int width = st.width, height = st.height;
-  [[maybe_unused]] const std::size_t n = st.n;
-  [[maybe_unused]] const float* z = st.z;
-  [[maybe_unused]] const double height_scale = st.height_scale, cell_size = st.cell_size, cell_area = st.cell_area;
-  [[maybe_unused]] std::vector<double>& filled = st.filled;
-  [[maybe_unused]] std::vector<double>& q = st.q;
-  [[maybe_unused]] std::vector<double>& area = st.area;
-  [[maybe_unused]] const flow_graph& graph = st.graph;
-  [[maybe_unused]] const auto index = [&st](int x, int y) { return st.index(x, y); };
-  [[maybe_unused]] const auto neighbour = [&st](std::size_t c, std::size_t k, std::size_t& m) {
-    return st.neighbour(c, k, m);
-  };
+void water_state::find_rivers() {
   // 4. Rivers: above the threshold, outside the sea and lakes (wet or dry).
   w.is_river.assign(n, 0);
   w.river_width.assign(n, 0.0f);
@@ -268,21 +217,7 @@ void find_rivers(water_state& st) {
 }
 
 // 5. The network and the river mask.
-void trace_network(water_state& st) {
-  [[maybe_unused]] const water_params& p = st.p;
-  [[maybe_unused]] water_maps& w = st.w;
-  [[maybe_unused]] const int width = st.width, height = st.height;
-  [[maybe_unused]] const std::size_t n = st.n;
-  [[maybe_unused]] const float* z = st.z;
-  [[maybe_unused]] const double height_scale = st.height_scale, cell_size = st.cell_size, cell_area = st.cell_area;
-  [[maybe_unused]] std::vector<double>& filled = st.filled;
-  [[maybe_unused]] std::vector<double>& q = st.q;
-  [[maybe_unused]] std::vector<double>& area = st.area;
-  [[maybe_unused]] const flow_graph& graph = st.graph;
-  [[maybe_unused]] const auto index = [&st](int x, int y) { return st.index(x, y); };
-  [[maybe_unused]] const auto neighbour = [&st](std::size_t c, std::size_t k, std::size_t& m) {
-    return st.neighbour(c, k, m);
-  };
+void water_state::trace_network() {
   // 5. Network: chains of river cells along receivers, split at confluences.
   std::vector<std::uint8_t> donors(n, 0);
   std::vector<std::uint8_t> order(n, 0), max_in(n, 0), count_max(n, 0);
@@ -304,7 +239,7 @@ void trace_network(water_state& st) {
       ++count_max[r];
     }
   }
-  const auto cell_point = [width](std::uint32_t c) {
+  const auto cell_point = [this](std::uint32_t c) {
     const std::uint32_t column = c % static_cast<std::uint32_t>(width);
     const std::uint32_t row = c / static_cast<std::uint32_t>(width);
     return std::array<double, 2>{static_cast<double>(column), static_cast<double>(row)};
@@ -381,13 +316,13 @@ water_maps compute_water(const heightfield& h, double height_scale, const water_
   const double cell_size = h.placement().cell_size;
   water_state s{p,        w,  height_scale, h.width(), h.height(), h.size(), cell_size, cell_size * cell_size,
                 h.data(), {}, {},           {},        {}};
-  find_sea(s);
-  fill_lakes(s);
+  s.find_sea();
+  s.fill_lakes();
   compute_receivers_d8(s.filled, s.width, s.height, cell_size, s.graph, nthreads);
   compute_stack(s.graph);
-  route_discharge(s);
-  find_rivers(s);
-  trace_network(s);
+  s.route_discharge();
+  s.find_rivers();
+  s.trace_network();
   return w;
 }
 
