@@ -125,9 +125,9 @@ encoded_file encode_water_level(const water_output_options& o, const std::string
     lo = *mn;
     hi = std::max(static_cast<double>(*mx), lo + 1e-6);
   }
-  encoded_file out = encode_scalar(ctx.window(w.level), ctx.width, ctx.height, format, lo, hi,
-                                   "water surface elevation (height units; the bed where dry)", ctx.png_text,
-                                   ctx.placement());
+  encoded_file out =
+      encode_scalar(ctx.window(w.level), ctx.width, ctx.height, format, lo, hi,
+                    "water surface elevation (height units; the bed where dry)", ctx.png_text, ctx.placement());
   out.extra["units"] = "height units (metres = value * height_scale)";
   out.extra["scope"] = "world (computed over the whole world, cropped to the region)";
   out.extra["sea_level"] = ctx.sea_level.value_or(0.0);
@@ -214,10 +214,10 @@ std::vector<output_kind> water_output_kinds() {
                   "a capsule of that width with a one-cell ramp (0.5 at the edge).") +
           k_scope,
       {"png8", "png16", "r32"}, &whole_world, &encode_river));
-  kinds.push_back(make_output_kind<O>(
-      "river_depth", "river depth in metres on river cells (hydraulic geometry d = c Q^f)",
-      std::string("depth_c Q^depth_f metres on river cells, 0 elsewhere.") + k_scope, floats, &whole_world,
-      &encode_river_depth));
+  kinds.push_back(make_output_kind<O>("river_depth",
+                                      "river depth in metres on river cells (hydraulic geometry d = c Q^f)",
+                                      std::string("depth_c Q^depth_f metres on river cells, 0 elsewhere.") + k_scope,
+                                      floats, &whole_world, &encode_river_depth));
   kinds.push_back(make_output_kind<O>(
       "river_network", "the river network as GeoJSON LineStrings with Strahler order, discharge and width",
       std::string("An RFC 7946 FeatureCollection: one LineString per segment between sources, confluences and "

@@ -19,9 +19,9 @@ namespace landform {
 
 /// What decides the water (units in the names' comments).
 struct water_params {
-  double sea_level = 0.0;  ///< height units: the sea's surface
-  double min_depth = 0.5;  ///< m: a lake must be at least this deep somewhere
-  double min_area = 0.0;   ///< m^2: and cover at least this much
+  double sea_level = 0.0;        ///< height units: the sea's surface
+  double min_depth = 0.5;        ///< m: a lake must be at least this deep somewhere
+  double min_area = 0.0;         ///< m^2: and cover at least this much
   double precipitation = 800.0;  ///< mm/yr, uniform (times precipitation_layer when given)
   /// Per cell, multiplies `precipitation` (width x height); null = uniform.
   const std::vector<float>* precipitation_layer = nullptr;

@@ -17,17 +17,17 @@ namespace landform {
 
 /// Options shared by the water outputs (units in the comments).
 struct water_output_options {
-  double min_depth = 0.5;         ///< m, >= 0: a lake's deepest point must reach this
-  double min_area = 0.0;          ///< m^2, >= 0: a lake's area must reach this
-  double precipitation = 800.0;   ///< mm/yr, >= 0
+  double min_depth = 0.5;           ///< m, >= 0: a lake's deepest point must reach this
+  double min_area = 0.0;            ///< m^2, >= 0: a lake's area must reach this
+  double precipitation = 800.0;     ///< mm/yr, >= 0
   std::string precipitation_layer;  ///< layer multiplying precipitation per cell; "" = uniform
-  double evaporation = 0.0;       ///< mm/yr over lakes, >= 0; 0 = no evaporation balance
-  double river_area = 1.0;        ///< km^2, > 0: drainage area where a river starts
-  double river_discharge = 0.0;   ///< m^3/s, >= 0: when > 0, the river threshold instead of river_area
-  double width_a = 4.0;           ///< m (m^3/s)^-b: hydraulic geometry width coefficient
-  double width_b = 0.5;           ///< width exponent (Leopold and Maddock 1953: about 0.5)
-  double depth_c = 0.3;           ///< m (m^3/s)^-f: depth coefficient
-  double depth_f = 0.4;           ///< depth exponent (about 0.4)
+  double evaporation = 0.0;         ///< mm/yr over lakes, >= 0; 0 = no evaporation balance
+  double river_area = 1.0;          ///< km^2, > 0: drainage area where a river starts
+  double river_discharge = 0.0;     ///< m^3/s, >= 0: when > 0, the river threshold instead of river_area
+  double width_a = 4.0;             ///< m (m^3/s)^-b: hydraulic geometry width coefficient
+  double width_b = 0.5;             ///< width exponent (Leopold and Maddock 1953: about 0.5)
+  double depth_c = 0.3;             ///< m (m^3/s)^-f: depth coefficient
+  double depth_f = 0.4;             ///< depth exponent (about 0.4)
 
   static const param_schema<water_output_options>& schema();
   [[nodiscard]] std::vector<std::string> layers_read() const;
