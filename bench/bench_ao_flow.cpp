@@ -6,6 +6,7 @@
 
 #include "landform/derive/ambient_occlusion.hpp"
 #include "landform/derive/flow.hpp"
+#include "landform/derive/water.hpp"
 #include "landform/stages/opensimplex.hpp"
 
 namespace {
@@ -80,5 +81,24 @@ void bm_priority_flood(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(h.size()));
 }
 BENCHMARK(bm_priority_flood)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Water (issue 10): sea + lakes + rivers (compute_water: sea flood, one
+// Priority-Flood with spill labels, D8 receivers and stack, discharge,
+// rivers, network and mask) against flow accumulation alone
+// (bm_flow_accumulation, D8) on the same terrain. Target: at most 2x at
+// 4096^2. Args: size, threads. Run: --benchmark_filter='water|flow_accumulation/4096/0'
+void bm_water(benchmark::State& state) {
+  const int size = static_cast<int>(state.range(0));
+  const heightfield h = terrain(size);
+  water_params p;
+  p.sea_level = -0.2;
+  p.river_area = 1e4;  // m^2 = 10^4 cells of 1 m
+  for (auto _ : state) {
+    water_maps w = compute_water(h, 100.0, p, static_cast<int>(state.range(1)));
+    benchmark::DoNotOptimize(w.river_mask.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(h.size()));
+}
+BENCHMARK(bm_water)->Args({1024, 1})->Args({4096, 1})->Args({4096, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

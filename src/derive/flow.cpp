@@ -11,7 +11,7 @@
 #include <string>
 
 #include "landform/core/parallel.hpp"
-#include "radix_heap.hpp"
+#include "priority_flood.hpp"
 
 namespace landform {
 
@@ -26,33 +26,11 @@ std::string number_text(double v) {
 
 constexpr double k_sqrt2 = std::numbers::sqrt2;
 constexpr double k_quarter_pi = std::numbers::pi / 4.0;
-constexpr double k_infinity = std::numeric_limits<double>::infinity();
 
 // D-infinity facets (Tarboton 1997, table 1): cardinal neighbour e1 and
 // diagonal neighbour e2, as neighbour codes.
 constexpr std::array<std::array<int, 2>, 8> k_facets = {
     {{0, 1}, {2, 1}, {2, 3}, {4, 3}, {4, 5}, {6, 5}, {6, 7}, {0, 7}}};
-
-// A float's bits as an unsigned integer with the same order (negative values
-// flipped entirely, positive ones with the sign bit set).
-std::uint32_t ordered_bits(float v) {
-  const auto bits = std::bit_cast<std::uint32_t>(v);
-  return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
-}
-
-// The float whose ordered_bits() are `bits`.
-float from_ordered_bits(std::uint32_t bits) {
-  return std::bit_cast<float>((bits & 0x80000000u) ? (bits & 0x7fffffffu) : ~bits);
-}
-
-// Priority-queue key: height first, then cell index (the tie-break rule).
-std::uint64_t queue_key(float z, std::uint32_t cell) {
-  return (static_cast<std::uint64_t>(ordered_bits(z)) << 32) | cell;
-}
-
-float key_height(std::uint64_t key) {
-  return from_ordered_bits(static_cast<std::uint32_t>(key >> 32));
-}
 
 void check_size(std::size_t n, int width, int height, const char* what) {
   if (width < 1 || height < 1 || n != static_cast<std::size_t>(width) * static_cast<std::size_t>(height)) {
@@ -142,83 +120,17 @@ flow_receivers dinf_cell(const std::vector<double>& z, int width, int height, in
 }  // namespace
 
 std::vector<double> priority_flood_epsilon(const heightfield& h) {
-  const int width = h.width(), height = h.height();
   const std::size_t n = h.size();
   const float* z = h.data();
   for (std::size_t k = 0; k < n; ++k) {
     if (!std::isfinite(z[k])) {
       throw std::invalid_argument("priority_flood_epsilon: height " + number_text(static_cast<double>(z[k])) +
-                                  " at cell (" + std::to_string(k % static_cast<std::size_t>(width)) + ", " +
-                                  std::to_string(k / static_cast<std::size_t>(width)) + ") is not finite");
+                                  " at cell (" + std::to_string(k % static_cast<std::size_t>(h.width())) + ", " +
+                                  std::to_string(k / static_cast<std::size_t>(h.width())) + ") is not finite");
     }
   }
   std::vector<double> filled(h.values().begin(), h.values().end());
-  if (n == 0) return filled;
-  // The flood visits cells in height order, i.e. all over the map: keep the
-  // per-cell state small (one bit) and carry heights in the queues, so that a
-  // step touches as few cache lines as possible.
-  std::vector<std::uint64_t> closed((n + 63) / 64, 0);
-  const auto close = [&closed](std::size_t c) {
-    std::uint64_t& word = closed[c >> 6];
-    const std::uint64_t bit = std::uint64_t{1} << (c & 63);
-    const bool was = (word & bit) != 0;
-    word |= bit;
-    return !was;
-  };
-  struct pit_cell {
-    double z;
-    std::uint32_t cell;
-  };
-  detail::radix_heap<std::uint64_t, detail::key_is_value> open;
-  std::vector<pit_cell> pit;  // FIFO of raised cells, processed before `open`
-  std::size_t pit_head = 0;
-
-  const auto seed = [&](int x, int y) {
-    const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
-    if (close(c)) open.push(queue_key(z[c], static_cast<std::uint32_t>(c)));
-  };
-  for (int x = 0; x < width; ++x) {
-    seed(x, 0);
-    seed(x, height - 1);
-  }
-  for (int y = 1; y < height - 1; ++y) {
-    seed(0, y);
-    seed(width - 1, y);
-  }
-
-  while (!open.empty() || pit_head < pit.size()) {
-    std::uint32_t c = 0;
-    double zc = 0.0;
-    if (pit_head < pit.size()) {
-      c = pit[pit_head].cell;
-      zc = pit[pit_head].z;
-      if (++pit_head == pit.size()) {
-        pit.clear();
-        pit_head = 0;
-      }
-    } else {
-      const std::uint64_t key = open.pop();
-      c = static_cast<std::uint32_t>(key & 0xffffffffu);
-      zc = static_cast<double>(key_height(key));
-    }
-    const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
-    const int y = static_cast<int>(c / static_cast<std::uint32_t>(width));
-    const double raised = std::nextafter(zc, k_infinity);
-    for (int k = 0; k < 8; ++k) {
-      const int nx = x + k_flow_dx[static_cast<std::size_t>(k)], ny = y + k_flow_dy[static_cast<std::size_t>(k)];
-      if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-      const std::size_t m =
-          static_cast<std::size_t>(ny) * static_cast<std::size_t>(width) + static_cast<std::size_t>(nx);
-      if (!close(m)) continue;
-      // Not yet reached, so still the original height.
-      if (static_cast<double>(z[m]) <= zc) {
-        filled[m] = raised;
-        pit.push_back({raised, static_cast<std::uint32_t>(m)});
-      } else {
-        open.push(queue_key(z[m], static_cast<std::uint32_t>(m)));
-      }
-    }
-  }
+  detail::priority_flood_epsilon(filled, h.width(), h.height(), detail::flood_ties::cell_index);
   return filled;
 }
 

@@ -12,7 +12,7 @@
 
 #include "landform/core/parallel.hpp"
 #include "landform/derive/flow.hpp"
-#include "radix_heap.hpp"
+#include "priority_flood.hpp"
 
 namespace landform {
 
@@ -31,25 +31,8 @@ void check_cell_size(double cell_size, const char* what) {
   }
 }
 
-// A double's bits as an unsigned integer with the same order.
-std::uint64_t ordered_bits(double v) {
-  const auto bits = std::bit_cast<std::uint64_t>(v);
-  return (bits & 0x8000000000000000ull) ? ~bits : (bits | 0x8000000000000000ull);
-}
-
-struct flood_item {
-  std::uint64_t key;  // ordered_bits(height)
-  std::uint32_t node;
-};
-struct flood_key {
-  std::uint64_t operator()(const flood_item& item) const { return item.key; }
-};
-
-// Offsets of the 8 neighbours in the order of derive/flow.hpp.
 std::array<std::ptrdiff_t, 8> neighbour_offsets(int width) {
-  std::array<std::ptrdiff_t, 8> off{};
-  for (std::size_t k = 0; k < 8; ++k) off[k] = k_flow_dx[k] + static_cast<std::ptrdiff_t>(k_flow_dy[k]) * width;
-  return off;
+  return detail::neighbour_offsets(width);
 }
 
 }  // namespace
@@ -64,62 +47,7 @@ std::size_t priority_flood_fill(std::vector<double>& z, int width, int height) {
                                   std::to_string(k / static_cast<std::size_t>(width)) + ") is not finite");
     }
   }
-  std::vector<std::uint64_t> closed((n + 63) / 64, 0);
-  const auto close = [&closed](std::size_t c) {
-    std::uint64_t& word = closed[c >> 6];
-    const std::uint64_t bit = std::uint64_t{1} << (c & 63);
-    const bool was = (word & bit) != 0;
-    word |= bit;
-    return !was;
-  };
-  detail::radix_heap<flood_item, flood_key> open;
-  std::vector<std::uint32_t> pit;  // FIFO of raised nodes, processed before `open`
-  std::size_t pit_head = 0, raised_count = 0;
-  const auto seed = [&](int x, int y) {
-    const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
-    if (close(c)) open.push({ordered_bits(z[c]), static_cast<std::uint32_t>(c)});
-  };
-  for (int x = 0; x < width; ++x) {
-    seed(x, 0);
-    seed(x, height - 1);
-  }
-  for (int y = 1; y < height - 1; ++y) {
-    seed(0, y);
-    seed(width - 1, y);
-  }
-  const auto off = neighbour_offsets(width);
-  while (!open.empty() || pit_head < pit.size()) {
-    std::uint32_t c = 0;
-    if (pit_head < pit.size()) {
-      c = pit[pit_head];
-      if (++pit_head == pit.size()) {
-        pit.clear();
-        pit_head = 0;
-      }
-    } else {
-      c = open.pop().node;
-    }
-    const double zc = z[c];
-    const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
-    const int y = static_cast<int>(c / static_cast<std::uint32_t>(width));
-    const bool inner = x > 0 && y > 0 && x < width - 1 && y < height - 1;
-    for (std::size_t k = 0; k < 8; ++k) {
-      if (!inner) {
-        const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
-        if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-      }
-      const auto m = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k]);
-      if (!close(m)) continue;
-      if (z[m] <= zc) {
-        z[m] = std::nextafter(zc, std::numeric_limits<double>::infinity());
-        ++raised_count;
-        pit.push_back(static_cast<std::uint32_t>(m));
-      } else {
-        open.push({ordered_bits(z[m]), static_cast<std::uint32_t>(m)});
-      }
-    }
-  }
-  return raised_count;
+  return detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out);
 }
 
 void compute_receivers_d8(const std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
@@ -181,82 +109,15 @@ void compute_stack(flow_graph& graph) {
       todo.pop_back();
       graph.stack.push_back(c);
       // Donors: neighbours whose receiver is c (an outlet has none from outside the map).
-      const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
-      const int y = static_cast<int>(c / static_cast<std::uint32_t>(width));
-      const bool inner = x > 0 && y > 0 && x < width - 1 && y < height - 1;
-      for (std::size_t k = 0; k < 8; ++k) {
-        if (!inner) {
-          const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
-          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-        }
-        const auto d = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[k]);
+      detail::for_each_neighbour(c, width, height, off, [&](std::uint32_t d) {
         if (graph.receiver[d] == c && d != c) todo.push_back(d);
-      }
+      });
     }
   }
   if (graph.stack.size() != n) throw std::logic_error("compute_stack: the receivers contain a cycle");
 }
 
 namespace {
-
-// Priority-Flood+epsilon over the nodes of `region` only, seeded from their
-// neighbours outside it (which are never raised). Returns the nodes raised.
-std::size_t flood_region(std::vector<double>& z, int width, int height, const std::vector<std::uint8_t>& region) {
-  const std::size_t n = z.size();
-  const auto off = neighbour_offsets(width);
-  const auto neighbours = [&](std::uint32_t c, auto&& fn) {
-    const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
-    const int y = static_cast<int>(c / static_cast<std::uint32_t>(width));
-    const bool inner = x > 0 && y > 0 && x < width - 1 && y < height - 1;
-    for (std::size_t k = 0; k < 8; ++k) {
-      if (!inner) {
-        const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
-        if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-      }
-      fn(static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[k]));
-    }
-  };
-  // Seeds in index order; closed = queued or done.
-  detail::radix_heap<flood_item, flood_key> open;
-  std::vector<std::uint8_t> closed(n, 0);
-  for (std::uint32_t c = 0; c < n; ++c) {
-    if (!region[c]) continue;
-    neighbours(c, [&](std::uint32_t m) {
-      if (!region[m] && !closed[m]) {
-        closed[m] = 1;
-        open.push({ordered_bits(z[m]), m});
-      }
-    });
-  }
-  std::vector<std::uint32_t> pit;
-  std::size_t pit_head = 0, raised_count = 0;
-  while (!open.empty() || pit_head < pit.size()) {
-    std::uint32_t c = 0;
-    if (pit_head < pit.size()) {
-      c = pit[pit_head];
-      if (++pit_head == pit.size()) {
-        pit.clear();
-        pit_head = 0;
-      }
-    } else {
-      c = open.pop().node;
-    }
-    const double zc = z[c];
-    const double raised = std::nextafter(zc, std::numeric_limits<double>::infinity());
-    neighbours(c, [&](std::uint32_t m) {
-      if (!region[m] || closed[m]) return;
-      closed[m] = 1;
-      if (z[m] <= zc) {
-        z[m] = raised;
-        ++raised_count;
-        pit.push_back(m);
-      } else {
-        open.push({ordered_bits(z[m]), m});
-      }
-    });
-  }
-  return raised_count;
-}
 
 // Lake levels of the pit basins: the minimax pass height on the graph of
 // basins (0 = everything that drains to the border), by Dijkstra from basin 0.
@@ -348,7 +209,7 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
       // Whole catchments: always leaves every node draining.
       for (std::size_t c = 0; c < n; ++c) region[c] = basin[c] != 0 ? 1 : 0;
     }
-    raised += flood_region(z, width, height, region);
+    raised += detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out, region.data());
     compute_receivers_d8(z, width, height, cell_size, graph, nthreads);
     compute_stack(graph);
   }

@@ -14,7 +14,9 @@ const param_schema<biome_output_options>& biome_output_options::schema() {
                             .number("sea_level", &P::sea_level)
                             .unit("height units")
                             .range(strictly_between(0, 1))
-                            .doc("heights below are water; e = 0 here, -1 at height 0 and 1 at height 1")
+                            .doc(
+                                "heights below are water; e = 0 here, -1 at height 0 and 1 at height 1; the preset's "
+                                "top-level sea_level replaces it when given")
                             .layer("moisture_layer", &P::moisture_layer)
                             .fallback()
                             .doc(
@@ -60,9 +62,9 @@ std::array<double, 3> rgb_of(const std::vector<double>& v) {
   return {v[0], v[1], v[2]};
 }
 
-biome_palette palette_of(const biome_output_options& o) {
+biome_palette palette_of(const biome_output_options& o, const output_context& ctx) {
   biome_palette p;
-  p.sea_level = o.sea_level;
+  p.sea_level = ctx.sea_level.value_or(o.sea_level);
   p.default_moisture = o.default_moisture;
   p.deep_water = rgb_of(o.deep_water);
   p.shallow_water = rgb_of(o.shallow_water);
@@ -84,7 +86,7 @@ encoded_file encode_biome(const biome_output_options& o, const std::string&, con
   if (layer) moisture = ctx.window(*layer);
   const auto cells = static_cast<std::size_t>(ctx.width) * static_cast<std::size_t>(ctx.height);
   std::vector<std::uint8_t> rgb(cells * 3);
-  const biome_palette palette = palette_of(o);
+  const biome_palette palette = palette_of(o, ctx);
   parallel_rows(ctx.height, ctx.nthreads, [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       for (int i = 0; i < ctx.width; ++i) {
@@ -98,7 +100,9 @@ encoded_file encode_biome(const biome_output_options& o, const std::string&, con
   encoded_file out;
   out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data());
   out.encoding = "PNG RGB 8-bit, biome colours from height and moisture (seed document 002)";
-  out.extra = {{"moisture_layer", o.moisture_layer}, {"moisture_found", layer != nullptr}, {"sea_level", o.sea_level}};
+  out.extra = {{"moisture_layer", o.moisture_layer},
+               {"moisture_found", layer != nullptr},
+               {"sea_level", ctx.sea_level.value_or(o.sea_level)}};
   return out;
 }
 

@@ -60,6 +60,11 @@ std::vector<std::uint8_t> exr16(const raster& r) {
   return encode_exr(r.width, r.height, r.channels, r.f32.data(), true, r.channel_names, r.text);
 }
 
+// Text formats: the "raster" is one row of UTF-8 bytes, written as they are.
+std::vector<std::uint8_t> text_bytes(const raster& r) {
+  return r.u8;
+}
+
 using st = sample_type;
 
 // The format table. Adding a format: one line here, then list its name in the
@@ -78,6 +83,7 @@ const std::vector<output_format> k_formats = {
     {"tiff32", "tif", "TIFF IEEE-754 float32, uncompressed", {1, 3, 4}, st::float32, "little-endian", &tiff32},
     {"exr", "exr", "OpenEXR float32, ZIP", {1, 2, 3, 4}, st::float32, "little-endian", &exr32},
     {"exr16", "exr", "OpenEXR half float, ZIP", {1, 2, 3, 4}, st::float16, "little-endian", &exr16},
+    {"geojson", "geojson", "GeoJSON text (RFC 7946), UTF-8", {1}, st::uint8, "n/a", &text_bytes},
 };
 
 std::size_t samples_of(const raster& r, sample_type t) {

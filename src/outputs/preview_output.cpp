@@ -2,13 +2,16 @@
 // Lambertian light from a sun direction) multiplied onto a hypsometric colour
 // ramp. The options live here; the shading and the ramps in derive/.
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "landform/derive/color_ramp.hpp"
 #include "landform/derive/hillshade.hpp"
 #include "landform/derive/surface.hpp"
 #include "landform/io/encode.hpp"
 #include "landform/outputs/surface_outputs.hpp"
+#include "landform/outputs/water_output.hpp"
 
 namespace landform {
 
@@ -25,6 +28,10 @@ struct preview_options {
   double z_factor = 1.0;
   double hillshade = 0.65;
   edge_policy edges = edge_policy::extrapolate;
+  bool water = false;
+  double river_area = 1.0;  // km^2
+  double min_depth = 0.5;   // m
+  double min_area = 0.0;    // m^2
 
   static const param_schema<preview_options>& schema() {
     using P = preview_options;
@@ -35,7 +42,9 @@ struct preview_options {
                                        {"desert", ramp_name::desert},
                                        {"arctic", ramp_name::arctic},
                                        {"grey", ramp_name::grey}})
-                              .doc("built-in colour ramp over heights 0..1 (earth has sea below 0.3)")
+                              .doc(
+                                  "built-in colour ramp over heights 0..1 (earth has sea below 0.3; with the preset's "
+                                  "sea_level, heights are mapped so that the coast is there)")
                               .tuple_list<4>("stops", &P::stops)
                               .count(0, 64)
                               .range(between(0, 255))
@@ -61,7 +70,28 @@ struct preview_options {
                               .doc("0 = colours only, 1 = full shading")
                               .effect("higher = stronger relief shading over the colours")
                               .choice("edges", &P::edges, edge_policy_choices())
-                              .doc(k_edge_policy_doc);
+                              .doc(k_edge_policy_doc)
+                              .boolean("water", &P::water)
+                              .optional()
+                              .doc(
+                                  "draw lakes and rivers (the water outputs' defaults: sea_level, 800 mm/yr) in water "
+                                  "colours; needs the whole world")
+                              .number("river_area", &P::river_area)
+                              .unit("km^2")
+                              .range(above_to(0, 1e6))
+                              .optional()
+                              .doc("water: drainage area at which drawn rivers begin")
+                              .effect("lower = more, smaller rivers drawn")
+                              .number("min_depth", &P::min_depth)
+                              .unit("m")
+                              .range(between(0, 1e4))
+                              .optional()
+                              .doc("water: lakes drawn where at least this deep (as the lake output's min_depth)")
+                              .number("min_area", &P::min_area)
+                              .unit("m^2")
+                              .range(between(0, 1e12))
+                              .optional()
+                              .doc("water: lakes drawn where at least this large (as the lake output's min_area)");
     return s;
   }
   void check(std::vector<std::pair<std::string, std::string>>& problems) const {
@@ -74,17 +104,57 @@ struct preview_options {
   }
 };
 
-int one_cell(const preview_options&, double) {
-  return 1;
+constexpr double k_ramp_coast = 0.3;  // where the built-in ramps' sea meets land
+
+int one_cell(const preview_options& o, double) {
+  return o.water ? -1 : 1;
+}
+
+// Lakes and rivers over the shaded colours (the sea is the ramp's).
+void draw_water(std::vector<std::uint8_t>& rgb, const preview_options& o, const output_context& ctx) {
+  water_output_options wo;
+  wo.river_area = o.river_area;
+  wo.min_depth = o.min_depth;
+  wo.min_area = o.min_area;
+  const water_maps w = compute_water(ctx.field, ctx.height_scale, wo.params(ctx), ctx.nthreads);
+  std::vector<float> lake(w.lake.size(), 0.0f);
+  for (std::size_t c = 0; c < lake.size(); ++c) {
+    if (w.lake[c] >= 0 && !w.lakes[static_cast<std::size_t>(w.lake[c])].dry && w.depth[c] > 0.0f) lake[c] = 1.0f;
+  }
+  const std::vector<float> lakes = ctx.window(lake), rivers = ctx.window(w.river_mask);
+  constexpr std::array<double, 3> k_lake = {52, 96, 160}, k_river = {40, 84, 176};
+  for (std::size_t c = 0; c < lakes.size(); ++c) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      double v = rgb[3 * c + k];
+      v += (k_lake[k] - v) * static_cast<double>(lakes[c]);
+      v += (k_river[k] - v) * static_cast<double>(rivers[c]);
+      rgb[3 * c + k] = static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 255.0)));
+    }
+  }
 }
 
 encoded_file encode_preview(const preview_options& o, const std::string&, const output_context& ctx) {
   const surface_gradient g = horn_gradient(ctx.field, ctx.height_scale * o.z_factor, o.edges, ctx.nthreads);
   const std::vector<float> east = ctx.window(g.east), north = ctx.window(g.north);
-  const std::vector<float> heights = ctx.window(ctx.field.values());
+  std::vector<float> heights = ctx.window(ctx.field.values());
+  // The built-in ramps have their coast at 0.3: with the preset's sea_level,
+  // heights are mapped piecewise linearly so that sea_level lands there
+  // (0 and 1 stay put; a sea level outside (0, 1) shifts instead).
+  if (ctx.sea_level && o.stops.empty()) {
+    const double sea = *ctx.sea_level;
+    for (float& v : heights) {
+      const double h = v;
+      double mapped = h - sea + k_ramp_coast;
+      if (sea > 0.0 && sea < 1.0) {
+        mapped = h < sea ? k_ramp_coast * h / sea : k_ramp_coast + (1.0 - k_ramp_coast) * (h - sea) / (1.0 - sea);
+      }
+      v = static_cast<float>(mapped);
+    }
+  }
   const std::vector<stop>& ramp = o.stops.empty() ? builtin_ramp(o.ramp) : o.stops;
-  const std::vector<std::uint8_t> rgb = shaded_relief_rgb(
+  std::vector<std::uint8_t> rgb = shaded_relief_rgb(
       heights, east, north, ramp, hillshade_light{o.sun_azimuth, o.sun_altitude, o.multidirectional, o.hillshade});
+  if (o.water) draw_water(rgb, o, ctx);
   encoded_file out;
   out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data());
   out.encoding = "PNG RGB 8-bit, hypsometric colour x hillshade (preview, not data)";

@@ -5,6 +5,7 @@
 #include "landform/outputs/output_kind.hpp"
 #include "landform/outputs/splat_output.hpp"
 #include "landform/outputs/surface_outputs.hpp"
+#include "landform/outputs/water_output.hpp"
 
 namespace landform {
 
@@ -22,6 +23,7 @@ void register_builtin_outputs(output_registry& registry) {
   registry.add(ao_output_kind());
   registry.add(flow_output_kind());
   registry.add(wetness_output_kind());
+  for (auto& kind : water_output_kinds()) registry.add(std::move(kind));
 }
 
 }  // namespace landform

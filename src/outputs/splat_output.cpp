@@ -14,7 +14,8 @@ namespace landform {
 
 namespace {
 
-constexpr std::size_t k_max_layers = 16;  // four RGBA images
+constexpr std::size_t k_max_layers = 16;     // four RGBA images
+constexpr double k_default_sea_level = 0.3;  // above_sea without a preset sea_level: the ramps' coast
 const char* const k_channels = "rgba";
 
 // One texture layer rule: a name and the ranges where it applies.
@@ -28,6 +29,9 @@ const param_schema<splat_rule>& rule_schema() {
                             .interval("height", &R::height)
                             .unit("height units")
                             .doc("heights where the layer applies")
+                            .interval("above_sea", &R::above_sea)
+                            .unit("height units")
+                            .doc("heights relative to the preset's sea_level (0.3 when not given), instead of height")
                             .interval("slope", &R::slope)
                             .unit("degrees")
                             .doc("slopes where the layer applies")
@@ -51,11 +55,12 @@ const param_schema<splat_rule>& rule_schema() {
 struct splat_options {
   // The classic four: grass on gentle ground, rock on steep, sand low, snow high.
   std::vector<splat_rule> layers = {
-      {"grass", std::nullopt, std::array<double, 2>{0.0, 28.0}, std::nullopt, std::nullopt, 0.25, 1.0},
-      {"rock", std::nullopt, std::array<double, 2>{34.0, 90.0}, std::nullopt, std::nullopt, 0.2, 1.0},
-      {"sand", std::array<double, 2>{0.0, 0.3}, std::array<double, 2>{0.0, 20.0}, std::nullopt, std::nullopt, 0.0, 2.0},
-      {"snow", std::array<double, 2>{0.82, 1.0}, std::array<double, 2>{0.0, 45.0}, std::nullopt, std::nullopt, 0.3,
-       3.0}};
+      {"grass", std::nullopt, std::array<double, 2>{0.0, 28.0}, std::nullopt, std::nullopt, 0.25, 1.0, std::nullopt},
+      {"rock", std::nullopt, std::array<double, 2>{34.0, 90.0}, std::nullopt, std::nullopt, 0.2, 1.0, std::nullopt},
+      {"sand", std::array<double, 2>{0.0, 0.3}, std::array<double, 2>{0.0, 20.0}, std::nullopt, std::nullopt, 0.0, 2.0,
+       std::nullopt},
+      {"snow", std::array<double, 2>{0.82, 1.0}, std::array<double, 2>{0.0, 45.0}, std::nullopt, std::nullopt, 0.3, 3.0,
+       std::nullopt}};
   double height_blend = 0.05;
   double slope_blend = 5.0;
   double flow_blend = 0.5;
@@ -99,6 +104,14 @@ struct splat_options {
             .doc("flow routing for flow ranges: D8 or D-infinity");
     return s;
   }
+  void check(std::vector<std::pair<std::string, std::string>>& problems) const {
+    for (std::size_t k = 0; k < layers.size(); ++k) {
+      if (layers[k].height && layers[k].above_sea) {
+        problems.emplace_back("layers[" + std::to_string(k) + "]",
+                              "gives both height and above_sea; give one (above_sea is relative to sea_level)");
+      }
+    }
+  }
 };
 
 int splat_halo(const splat_options& o, double) {
@@ -132,8 +145,14 @@ encoded_file encode_splat(const splat_options& o, const std::string& format, con
     if (o.layers[r].noise > 0.0) noise[r] = splat_breakup_noise(h, o.noise_scale, ctx.seed, r);
     in.noise.push_back(noise[r].empty() ? nullptr : noise[r].data());
   }
+  // Rules over heights relative to sea level become height ranges here.
+  const double sea = ctx.sea_level.value_or(k_default_sea_level);
+  std::vector<splat_rule> rules = o.layers;
+  for (auto& r : rules) {
+    if (r.above_sea) r.height = std::array<double, 2>{(*r.above_sea)[0] + sea, (*r.above_sea)[1] + sea};
+  }
   const std::vector<float> full =
-      splat_weights(in, o.layers, splat_blend{o.height_blend, o.slope_blend, o.flow_blend, o.curvature_blend});
+      splat_weights(in, rules, splat_blend{o.height_blend, o.slope_blend, o.flow_blend, o.curvature_blend});
   const std::size_t layers = o.layers.size();
   const output_format& format_entry = find_output_format(format);
   const std::vector<float> weights = ctx.window(full, static_cast<int>(layers));

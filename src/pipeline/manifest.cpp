@@ -204,6 +204,7 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
   ctx.width = result.region.width;
   ctx.height = result.region.height;
   ctx.height_scale = p.height_scale();
+  ctx.sea_level = p.sea_level();
   ctx.nthreads = nthreads;
   ctx.png_text = {
       {"Software", std::string("landform ") + k_version},

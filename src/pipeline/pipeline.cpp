@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "landform/core/rng.hpp"
@@ -46,7 +47,8 @@ struct top_level {
   world_extent world;
   std::int64_t seed = 0;
   double height_scale = 1.0;
-  std::string target;  // "" = none
+  std::string target;               // "" = none
+  std::optional<double> sea_level;  // height units; absent = each consumer's own default
 };
 
 // The region must lie inside the world (both in cells; no overflow: origins
@@ -85,6 +87,7 @@ top_level check_top_level(const json& preset, checker& c) {
   t.seed = h.seed;
   t.height_scale = h.height_scale;
   t.target = h.target;
+  t.sea_level = h.sea_level;
   t.world = h.world ? world_extent{h.world->origin[0], h.world->origin[1], h.world->size[0], h.world->size[1]}
                     : world_extent{t.reg.origin_x, t.reg.origin_y, t.reg.width, t.reg.height};
   if (h.world) check_region_in_world(t, c);
@@ -269,6 +272,7 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
   p.m_seed = top.seed;
   p.m_height_scale = top.height_scale;
   p.m_target = top.target;
+  p.m_sea_level = top.sea_level;
 
   json stages_canonical = json::array();
   std::vector<std::string> layers;  // written so far: side layers and targets
@@ -323,6 +327,21 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
   const json default_outputs = json::array({{{"map", "height"}, {"format", "png16"}}});
   auto outputs_it = preset.find("outputs");
   p.m_outputs = check_outputs(outputs_it == preset.end() ? default_outputs : *outputs_it, layers, c.issues);
+  // Sea level, once: an output cannot set its own when the preset gives one.
+  if (top.sea_level && outputs_it != preset.end() && outputs_it->is_array()) {
+    for (std::size_t k = 0; k < outputs_it->size(); ++k) {
+      const json& o = (*outputs_it)[k];
+      if (o.is_object() && o.value("map", "") == "biome" && !(*top.sea_level > 0.0 && *top.sea_level < 1.0)) {
+        c.add("sea_level", show(json(*top.sea_level)) + " must be between 0 and 1 (exclusive) for the biome output " +
+                               "(outputs[" + std::to_string(k) + "])");
+      }
+      if (o.is_object() && o.contains("sea_level") && o["sea_level"] != json(*top.sea_level)) {
+        c.add("outputs[" + std::to_string(k) + "].sea_level",
+              show(o["sea_level"]) + " differs from the preset's sea_level " + show(json(*top.sea_level)) +
+                  "; give the sea level once, at the top level");
+      }
+    }
+  }
   if (!c.issues.empty()) throw preset_error(std::move(c.issues));
   mark_wanted_layers(p.m_stages, p.m_outputs);
 
@@ -348,6 +367,7 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
       {"outputs", outputs}};
   // Only when given, so presets without a target keep their canonical hash.
   if (!top.target.empty()) p.m_canonical["target"] = top.target;
+  if (top.sea_level) p.m_canonical["sea_level"] = *top.sea_level;
   return p;
 }
 
@@ -463,6 +483,7 @@ build_result pipeline::run_full(const run_options& options) const {
     ctx.seed = s.seed;
     ctx.world = m_world;
     ctx.height_scale = m_height_scale;
+    ctx.sea_level = m_sea_level;
     ctx.nthreads = options.nthreads;
     for (const auto& name : s.reads) ctx.read_layers.emplace_back(name, result.layers.find(name));
     ctx.wanted = s.wanted;

@@ -59,7 +59,15 @@ const param_schema<preset_header>& preset_header::schema() {
           .shorthand("size")
           .doc("the extent global shapes are laid out on; absent = the region itself")
           .string("target", &P::target)
-          .doc("engine target: unity | unreal | godot (checks sizes and formats; see docs/engines.md)");
+          .doc("engine target: unity | unreal | godot (checks sizes and formats; see docs/engines.md)")
+          .number("sea_level", &P::sea_level)
+          .unit("height units")
+          .range(between(-1e12, 1e12))
+          .doc("the sea's surface, the one value the preview ramps, biome, voronoi island shaping, splat "
+               "above_sea and the water outputs use; sea = cells below it connected to the world's border. "
+               "Absent: each consumer's own default (preview and splat 0.3, biome and voronoi 0.5, water 0); see "
+               "docs/water.md")
+          .effect("higher = more sea, smaller islands, lower coastlines");
   return s;
 }
 

@@ -107,6 +107,7 @@ struct layout {
   double grid_size;
   double aspect;  // world height / width
   std::uint64_t site, elevation, moisture, value;
+  double sea_level = 0.5;  // island shaping puts the coast here (height units)
 };
 
 layout make_layout(const voronoi_params& p, std::uint64_t seed, const world_extent& world) {
@@ -190,7 +191,7 @@ void add_site_values(const voronoi_params& p, const layout& l, voronoi_sample& s
   double d = 0.0;
   if (p.island == voronoi_params::island_kind::square) d = 2.0 * std::max(std::abs(cx), std::abs(fy));
   if (p.island == voronoi_params::island_kind::euclidean) d = 2.0 * std::sqrt(cx * cx + fy * fy);
-  s.elevation = p.island == voronoi_params::island_kind::none ? e : (1.0 + e - d) / 2.0;
+  s.elevation = p.island == voronoi_params::island_kind::none ? e : (1.0 + e - d) / 2.0 + (l.sea_level - 0.5);
   s.moisture = (1.0 + simplex2(l.moisture, cx / p.moisture_wavelength, cy / p.moisture_wavelength)) / 2.0;
   s.cell_value = unit_double(cell_hash(l.value, s.cell_x, s.cell_y));
 }
@@ -217,7 +218,8 @@ voronoi_sample voronoi_at(const voronoi_params& p, std::uint64_t seed, const wor
 
 layer_set apply_voronoi(heightfield& h, const voronoi_params& p, const stage_context& ctx) {
   using M = voronoi_params::mode_kind;
-  const layout l = make_layout(p, ctx.seed, ctx.world);
+  layout l = make_layout(p, ctx.seed, ctx.world);
+  l.sea_level = ctx.sea_level.value_or(0.5);
   const world_frame frame(ctx.world, h.placement());
   std::vector<float> moisture_values;
   if (ctx.wants("moisture")) moisture_values.assign(h.size(), 0.0f);
@@ -301,7 +303,8 @@ stage_info voronoi_stage_info() {
       "(grid_size per world width, offsets jitter * (r1 - r2)), each raster cell owned by its nearest site. "
       "elevation: each Voronoi cell gets e = (1 + simplex(x / wavelength, y / wavelength)) / 2 at its site, "
       "shaped by (1 + e - d) / 2 with d = 2 max(|x|, |y|) (square) or 2 sqrt(x^2 + y^2) (euclidean) from the "
-      "world's centre in world widths; sea level is 0.5. A second noise gives each cell a moisture in [0, 1], "
+      "world's centre in world widths; the coast (e = d) lies at the preset's sea_level (0.5 when not given). A second "
+      "noise gives each cell a moisture in [0, 1], "
       "written to the layer `moisture` (used by the `biome` output). f1, f2, f2_minus_f1: Worley cellular noise "
       "in grid spacings (F1 < 2, F2 < 3) with euclidean, manhattan or chebyshev distance. Sites are hashed per "
       "grid cell, so any region is consistent.",

@@ -24,6 +24,9 @@ struct splat_rule {
   std::optional<std::array<double, 2>> curvature;  ///< profile curvature, 1/m
   double noise = 0.0;                              ///< breakup amplitude, 0..1
   double weight = 1.0;                             ///< base strength, > 0
+  /// Heights relative to sea level (height units); turned into `height` by
+  /// the splat output with the preset's sea_level (0.3 when not given).
+  std::optional<std::array<double, 2>> above_sea;
 };
 
 /// Transition widths: how far outside a range a rule fades to zero.

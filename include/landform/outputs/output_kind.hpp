@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct output_context {
   const layer_set& layers;
   int x0 = 0, y0 = 0, width = 0, height = 0;
   double height_scale = 1.0;  ///< metres for a height of 1.0
+  /// The preset's top-level sea_level (height units), when given; outputs
+  /// that use a sea level keep their own documented default otherwise.
+  std::optional<double> sea_level;
   int nthreads = 0;
   /// Layer outputs only: the full-field layer to write.
   const std::vector<float>* layer = nullptr;

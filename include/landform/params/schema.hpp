@@ -182,6 +182,16 @@ class param_schema {
   param_decl<P, param_kind::number> number(std::string name, double P::*member) && {
     return declare<param_kind::number>(std::move(name), member);
   }
+  /// An optional number: absent = not set (left out of the canonical form).
+  param_decl<P, param_kind::number> number(std::string name, std::optional<double> P::*member) && {
+    param_spec spec = make_spec(std::move(name), param_kind::number);
+    spec.optional = true;
+    spec.default_value = optional_json(P{}.*member);
+    m_specs.push_back(std::move(spec));
+    m_setters.push_back([member](P& p, const json& v) { p.*member = v.get<double>(); });
+    m_getters.push_back([member](const P& p) { return optional_json(p.*member); });
+    return param_decl<P, param_kind::number>(std::move(*this));
+  }
   param_decl<P, param_kind::boolean> boolean(std::string name, bool P::*member) && {
     return declare<param_kind::boolean>(std::move(name), member);
   }

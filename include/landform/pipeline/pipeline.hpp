@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -99,6 +100,8 @@ class pipeline {
   [[nodiscard]] const world_extent& world() const { return m_world; }
   [[nodiscard]] std::int64_t seed() const { return m_seed; }
   [[nodiscard]] double height_scale() const { return m_height_scale; }
+  /// The preset's top-level sea_level (height units), when given.
+  [[nodiscard]] std::optional<double> sea_level() const { return m_sea_level; }
   /// The preset's engine target ("unity", "unreal", "godot"), or "" for none.
   [[nodiscard]] const std::string& target() const { return m_target; }
   [[nodiscard]] const std::vector<pipeline_stage>& stages() const { return m_stages; }
@@ -115,6 +118,7 @@ class pipeline {
   world_extent m_world;
   std::int64_t m_seed = 0;
   double m_height_scale = 1.0;
+  std::optional<double> m_sea_level;
   std::string m_target;
   std::vector<pipeline_stage> m_stages;
   std::vector<output_spec> m_outputs;

@@ -39,6 +39,7 @@ struct preset_header {
   double height_scale = 1.0;                 ///< metres per height unit
   std::optional<world_params> world;         ///< absent = the region is the world
   std::string target;                        ///< engine target: "" (none), unity, unreal, godot
+  std::optional<double> sea_level;           ///< height units; absent = each consumer's own default
 
   static const param_schema<preset_header>& schema();
   /// Rules the key-by-key checks cannot state: the format version and the

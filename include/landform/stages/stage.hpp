@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -40,6 +41,9 @@ struct stage_context {
   world_extent world;         ///< where global shapes are laid out
   double height_scale = 1.0;  ///< metres (world units) for a height of 1.0; cell size is in the heightfield's placement
   int nthreads = 0;           ///< 0 = all cores, 1 = serial; results never depend on it
+  /// The preset's top-level sea_level in height units, when given; a stage
+  /// that uses a sea level keeps its own documented default otherwise.
+  std::optional<double> sea_level;
   /// The side layers (of those the stage declares in stage_info::writes) that
   /// the caller keeps: an output, a mask or a later stage uses them. A stage
   /// computes and returns only these; outside a pipeline it is empty.

@@ -63,7 +63,8 @@ voronoi_sample voronoi_at(const voronoi_params& p, std::uint64_t seed, const wor
 /// simplex-noise.js) at the site's centred world position (x, y) in world
 /// widths, shaped into an island by (1 + e - d) / 2 where d = 2 max(|x|, |y|)
 /// (`island: square`, as in the seed) or 2 sqrt(x^2 + y^2) (`euclidean`), d = 1
-/// at the middle of the world's edges; `none` keeps e. Sea level is 0.5. A
+/// at the middle of the world's edges; `none` keeps e. The coast lies at 0.5,
+/// or at the preset's top-level sea_level (the shape shifted by sea_level - 0.5). A
 /// second noise gives each cell a moisture (1 + n2) / 2 in [0, 1], written to
 /// the side layer `moisture` for the `biome` output.
 /// Modes: `elevation` (the polygon map above: flat cells), `f1`, `f2`,
