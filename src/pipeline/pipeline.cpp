@@ -22,10 +22,17 @@ constexpr int k_format_version = 1;
 constexpr int k_max_side = 65536;                            // cells per side
 constexpr std::int64_t k_max_cells = std::int64_t{1} << 28;  // 1 GiB of float32
 constexpr std::int64_t k_max_origin = std::int64_t{1} << 40;
+constexpr double k_min_length = 1e-6;  // cell_size and height_scale, metres: a micrometre
+constexpr double k_max_length = 1e12;
 
 const std::vector<std::string> k_top_keys = {"landform",  "name",         "description", "size",   "seed",    "origin",
                                              "cell_size", "height_scale", "world",       "stages", "outputs", "target"};
 const std::vector<std::string> k_stage_keys = {"type", "seed", "id", "enabled"};
+
+// |v| <= 2^40 without std::abs, which overflows for INT64_MIN.
+bool within_origin_limit(std::int64_t v) {
+  return v >= -k_max_origin && v <= k_max_origin;
+}
 
 bool is_int(const json& v) {
   return v.is_number_integer() || v.is_number_unsigned();
@@ -81,8 +88,10 @@ bool read_extent(const json& v, const std::string& path, int& w, int& h, checker
 bool read_number(const json& preset, const char* key, double& out, checker& c) {
   auto it = preset.find(key);
   if (it == preset.end()) return true;
-  if (!it->is_number() || !(it->get<double>() > 0) || it->get<double>() > 1e12) {
-    c.add(key, show(*it) + " must be a number greater than 0 and at most 1e12");
+  // Physical bounds, not just > 0: a cell of 1e-19 m makes slopes and
+  // curvatures (1 / cell_size^2) overflow float32 in every derived map.
+  if (!it->is_number() || !(it->get<double>() >= k_min_length) || it->get<double>() > k_max_length) {
+    c.add(key, show(*it) + " must be a number from 1e-6 to 1e12 (metres)");
     return false;
   }
   out = it->get<double>();
@@ -104,7 +113,8 @@ void check_world(const json& v, top_level& t, checker& c) {
   const json* size = &v;
   if (v.is_object()) {
     for (const auto& [key, value] : v.items()) {
-      if (key != "origin" && key != "size") c.add("world." + key, "unknown key; a world has \"origin\" and \"size\"");
+      if (key != "origin" && key != "size")
+        c.add("world." + show_key(key), "unknown key; a world has \"origin\" and \"size\"");
     }
     if (!v.contains("size")) {
       c.add("world.size", "missing; give the world's size in cells");
@@ -118,6 +128,11 @@ void check_world(const json& v, top_level& t, checker& c) {
       }
       w.origin_x = (*o)[0].get<std::int64_t>();
       w.origin_y = (*o)[1].get<std::int64_t>();
+      // Bounded as the region's origin is, so origin + size cannot overflow below.
+      if (!within_origin_limit(w.origin_x) || !within_origin_limit(w.origin_y)) {
+        c.add("world.origin", show(*o) + " is too far out (at most 2^40 cells from 0)");
+        return;
+      }
     }
   } else if (!v.is_array() && !is_int(v)) {
     c.add("world", show(v) + " must be an integer, [width, height] or {\"origin\": [x, y], \"size\": [width, height]}");
@@ -142,7 +157,7 @@ top_level check_top_level(const json& preset, checker& c) {
     if (std::find(k_top_keys.begin(), k_top_keys.end(), key) != k_top_keys.end()) continue;
     std::string message = "unknown key";
     if (auto guess = did_you_mean(key, k_top_keys)) message += "; did you mean \"" + *guess + "\"?";
-    c.add(key, message);
+    c.add(show_key(key), message);
   }
   if (auto it = preset.find("landform");
       it != preset.end() && !(is_int(*it) && it->get<std::int64_t>() == k_format_version)) {
@@ -165,7 +180,7 @@ top_level check_top_level(const json& preset, checker& c) {
     } else {
       t.reg.origin_x = (*it)[0].get<std::int64_t>();
       t.reg.origin_y = (*it)[1].get<std::int64_t>();
-      if (std::max(std::abs(t.reg.origin_x), std::abs(t.reg.origin_y)) > k_max_origin) {
+      if (!within_origin_limit(t.reg.origin_x) || !within_origin_limit(t.reg.origin_y)) {
         c.add("origin", show(*it) + " is too far out (at most 2^40 cells from 0)");
       }
     }
@@ -263,7 +278,7 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   const auto type = type_it->get<std::string>();
   const stage_info* info = registry.find(type);
   if (!info) {
-    std::string message = "unknown stage \"" + type + "\"";
+    std::string message = "unknown stage \"" + show_key(type) + "\"";
     if (auto guess = did_you_mean(type, registry.names())) message += "; did you mean \"" + *guess + "\"?";
     message += " (landform stages lists them)";
     c.add(base + ".type", message);
@@ -447,6 +462,22 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
   return p;
 }
 
+std::vector<double> pipeline::estimated_stage_seconds() const {
+  const auto padded = [&](int side) { return static_cast<double>(side) + 2.0 * std::max(0, m_halo); };
+  const double cells = computes_world() ? static_cast<double>(m_world.width) * m_world.height
+                                        : padded(m_region.width) * padded(m_region.height);
+  std::vector<double> seconds;
+  seconds.reserve(m_stages.size());
+  for (const auto& s : m_stages) seconds.push_back(s.run ? s.info->cost(s.params, cells) * 1e-9 : 0.0);
+  return seconds;
+}
+
+double pipeline::estimated_seconds() const {
+  double total = 0.0;
+  for (double s : estimated_stage_seconds()) total += s;
+  return total;
+}
+
 bool pipeline::computes_world() const {
   const bool region_is_world = m_region.origin_x == m_world.origin_x && m_region.origin_y == m_world.origin_y &&
                                m_region.width == m_world.width && m_region.height == m_world.height;
@@ -569,7 +600,9 @@ build_result pipeline::run_full(const run_options& options) const {
         }
       };
     }
+    if (options.stop_requested) ctx.stop_requested = options.stop_requested;
     ctx.progress(0.0);
+    ctx.check_stop();
     try {
       run_composed(s, result, ctx);
     } catch (const std::domain_error& e) {
