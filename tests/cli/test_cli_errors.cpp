@@ -529,7 +529,7 @@ TEST_CASE("cli: a preset nested 60,000 deep is a preset error, not a crash", "[c
   }
   SECTION("through --set") {
     const cli_result r = build_fails(k_good_preset, 2, {"--set", "description=" + deep});
-    CHECK(single_error_line(r).rfind("landform: error: --set description: value:1:64: nested more", 0) == 0);
+    CHECK(single_error_line(r).rfind("landform: error: --set description: value:1:65: nested more", 0) == 0);
   }
 }
 
