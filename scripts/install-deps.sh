@@ -5,7 +5,7 @@
 #
 #   scripts/install-deps.sh            what the library and the CLI need
 #   scripts/install-deps.sh --tests    + the test suite and benchmarks
-#   scripts/install-deps.sh --checks   + clang-format and clang-tidy (.ci/run)
+#   scripts/install-deps.sh --checks   + clang-format, clang-tidy and clang (.ci/run)
 # (options combine).
 set -euo pipefail
 
@@ -24,6 +24,7 @@ check_packages=(
   clang-format clang-tidy  # scripts/check-format.sh, scripts/tidy.sh
   python3                  # scripts/tidy.sh reads compile_commands.json
   libomp-dev               # clang's omp.h, for clang-tidy on src/core/parallel.cpp
+  clang-14 libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer, ASan and UBSan runtimes
 )
 
 for arg in "$@"; do

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -10,7 +11,10 @@
 #include <optional>
 
 #include "cli_common.hpp"
+#include "cost_check.hpp"
+#include "folder_lock.hpp"
 #include "interrupt.hpp"
+#include "landform/core/parallel.hpp"
 #include "landform/io/file_transaction.hpp"
 #include "landform/pipeline/engine_target.hpp"
 #include "landform/pipeline/manifest.hpp"
@@ -28,6 +32,7 @@ struct build_options {
   std::optional<std::string> target;  // overrides the preset's "target"
   bool strict = false;                // target problems are errors (exit 2)
   bool clean = false;                 // remove the previous build's files this one does not write
+  std::optional<double> max_seconds;  // refuse presets estimated to run longer (one core)
 };
 
 // A one-line progress bar, redrawn in place, only when stderr is a terminal.
@@ -66,6 +71,16 @@ void check_target(const pipeline& p, bool strict) {
   if (issues.empty()) return;
   if (strict) throw preset_error(std::move(issues));
   for (const auto& issue : issues) std::cerr << "landform: warning: " << issue.to_string() << '\n';
+}
+
+// A flat result (normalize of a flat map, a degenerate Voronoi) is almost
+// always a mistake in the preset, yet a valid build: say so, keep exit 0.
+void warn_if_constant(const heightfield& h) {
+  if (h.size() < 2) return;
+  const auto [lo, hi] = std::minmax_element(h.values().begin(), h.values().end());
+  if (*lo != *hi) return;
+  std::cerr << "landform: warning: every height is " << format_number(*lo)
+            << ": the result is constant (a flat map normalised, or stages that cancel out?)\n";
 }
 
 // The previous build's manifest in `dir`, or null if there is none or it
@@ -108,22 +123,29 @@ int run_build(const build_options& o) {
   if (o.target && preset.is_object()) preset["target"] = *o.target;
   const pipeline p = pipeline::build(preset, preset_folder(o.source));
   check_target(p, o.strict);
+  check_cost(p, o.max_seconds);
   progress_line progress(!o.quiet && isatty(STDERR_FILENO));
   run_options run;
   run.nthreads = o.threads;
   run.progress = [&](std::string_view stage, double f) {
     return !interrupt_guard::requested() && progress.update(stage, f);
   };
+  run.stop_requested = [] { return interrupt_guard::requested(); };
   const build_result result = p.run_full(run);
   progress.finish();
   const heightfield h = result.heights();
+  warn_if_constant(h);
 
-  const auto files = encode_outputs(p, result, o.threads);
+  const auto files = encode_outputs(p, result, o.threads, run.stop_requested);
   const json manifest = make_manifest(p, h, files);
   const std::string manifest_text = manifest.dump(2) + "\n";
   // Everything is staged to temporary files first and renamed at the end, so
   // a failure at any point leaves no partial file behind.
   stop_if_interrupted();
+  // One build at a time per folder, from reading the previous manifest to
+  // the last rename; then any temporary in the folder is a killed build's.
+  const folder_lock lock(o.out_dir);
+  file_transaction::remove_stale_temporaries(o.out_dir);
   const std::vector<std::string> stale = stale_files(previous_manifest(o.out_dir), files);
   file_transaction tx(o.out_dir);
   for (const auto& f : files) {
@@ -162,8 +184,11 @@ void setup_build(CLI::App& app) {
   cmd->add_option("-o,--out", options->out_dir, "output directory, created if missing (default: out)")
       ->check([](const std::string& dir) { return dir.empty() ? std::string("must not be empty") : std::string(); });
   add_preset_edit_options(*cmd, options->source);
-  cmd->add_option("--threads", options->threads, "worker threads, 0 = all cores (results are identical)")
-      ->check(CLI::Range(0, std::numeric_limits<int>::max(), "NONNEGATIVE"));
+  add_max_seconds_option(*cmd, options->max_seconds);
+  cmd->add_option(
+         "--threads", options->threads,
+         "worker threads, 0 = all cores, at most " + std::to_string(k_max_threads) + " (results are identical)")
+      ->check(CLI::Range(0, k_max_threads));
   cmd->add_option("--target", options->target,
                   "game engine the build is for (unity | unreal | godot; overrides the preset's \"target\"): "
                   "checks the size and outputs against the engine and warns");

@@ -3,19 +3,23 @@
 #include <iostream>
 
 #include "cli_common.hpp"
+#include "cost_check.hpp"
 #include "landform/pipeline/pipeline.hpp"
 
 namespace landform::cli {
 
 void setup_validate(CLI::App& app) {
   auto source = std::make_shared<preset_source>();
+  auto max_seconds = std::make_shared<std::optional<double>>();
   CLI::App* cmd = app.add_subcommand("validate", "check a preset without running it; lists every problem");
   cmd->add_option("preset", source->file, "preset JSON file")->required();
   add_preset_edit_options(*cmd, *source);
-  cmd->callback([source] {
+  add_max_seconds_option(*cmd, *max_seconds);
+  cmd->callback([source, max_seconds] {
     int code = k_exit_ok;
     try {
       const pipeline p = pipeline::build(load_preset(*source), preset_folder(*source));
+      check_cost(p, *max_seconds);
       std::cout << source->file << ": ok (" << p.stages().size() << " stages, " << p.region().width << "x"
                 << p.region().height << ", " << p.outputs().size() << " outputs)\n";
     } catch (...) {

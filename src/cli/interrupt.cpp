@@ -13,13 +13,14 @@ extern "C" void on_signal(int number) {
 }
 
 struct sigaction g_previous_int {
-}, g_previous_term{};
+}, g_previous_term{}, g_previous_hup{};
 
 sigset_t interrupt_signals() {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
   return set;
 }
 
@@ -32,11 +33,13 @@ interrupt_guard::interrupt_guard() {
   action.sa_flags = SA_RESTART;  // writes in progress complete; the flag is polled after
   sigaction(SIGINT, &action, &g_previous_int);
   sigaction(SIGTERM, &action, &g_previous_term);
+  sigaction(SIGHUP, &action, &g_previous_hup);  // a closed terminal: unwind too, leaving no temporaries
 }
 
 interrupt_guard::~interrupt_guard() {
   sigaction(SIGINT, &g_previous_int, nullptr);
   sigaction(SIGTERM, &g_previous_term, nullptr);
+  sigaction(SIGHUP, &g_previous_hup, nullptr);
 }
 
 bool interrupt_guard::requested() {

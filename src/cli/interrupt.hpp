@@ -1,5 +1,5 @@
 #pragma once
-// Ctrl-C and SIGTERM during a build: the handler only sets a flag; the build
+// Ctrl-C, SIGTERM and SIGHUP during a build: the handler only sets a flag; the build
 // polls it (progress callback, between staged files) and unwinds, so the
 // file transaction removes its temporaries. While files are renamed into
 // place the signals are held back, so a build is either wholly written or
@@ -9,7 +9,7 @@
 
 namespace landform::cli {
 
-/// Installs the SIGINT/SIGTERM handlers for the lifetime of the object.
+/// Installs the SIGINT/SIGTERM/SIGHUP handlers for the lifetime of the object.
 class interrupt_guard {
  public:
   interrupt_guard();
@@ -23,7 +23,7 @@ class interrupt_guard {
   [[nodiscard]] static int signal_number();
 };
 
-/// Holds SIGINT and SIGTERM back for its lifetime (delivered afterwards).
+/// Holds SIGINT, SIGTERM and SIGHUP back for its lifetime (delivered afterwards).
 class signal_block {
  public:
   signal_block();

@@ -3,25 +3,46 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <mutex>
+
+#include "landform/core/error.hpp"
 
 namespace landform {
 
 int resolve_threads(int nthreads) {
-  if (nthreads > 0) return nthreads;
-  return std::max(1, omp_get_max_threads());
+  if (nthreads > 0) return std::min(nthreads, k_max_threads);
+  return std::clamp(omp_get_max_threads(), 1, k_max_threads);
 }
 
 void parallel_rows(int rows, int nthreads, const std::function<void(int, int)>& fn) {
+  parallel_rows(rows, nthreads, fn, {});
+}
+
+void parallel_rows(int rows, int nthreads, const std::function<void(int, int)>& fn, const std::function<bool()>& stop) {
   if (rows <= 0) return;
   // Small fixed blocks: enough of them for load balance, few enough that the
   // std::function call is negligible next to a row of work.
   constexpr int k_block = 8;
   const int blocks = (rows + k_block - 1) / k_block;
   const int threads = std::min(resolve_threads(nthreads), blocks);
-  if (threads <= 1) {
+  // The serial path keeps one call when nothing can stop it (the reference path).
+  if (threads <= 1 && !stop) {
     fn(0, rows);
+    return;
+  }
+  std::atomic<bool> stopped = false;
+  auto block = [&](int b) {
+    if (stopped.load(std::memory_order_relaxed) || (stop && stop())) {
+      stopped = true;
+      return;
+    }
+    fn(b * k_block, std::min(rows, (b + 1) * k_block));
+  };
+  if (threads <= 1) {
+    for (int b = 0; b < blocks && !stopped; ++b) block(b);
+    if (stopped) throw cancelled_error();
     return;
   }
   std::exception_ptr failure;
@@ -29,13 +50,14 @@ void parallel_rows(int rows, int nthreads, const std::function<void(int, int)>& 
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (int b = 0; b < blocks; ++b) {
     try {
-      fn(b * k_block, std::min(rows, (b + 1) * k_block));
+      block(b);
     } catch (...) {
       std::lock_guard lock(failure_mutex);
       if (!failure) failure = std::current_exception();
     }
   }
   if (failure) std::rethrow_exception(failure);
+  if (stopped) throw cancelled_error();
 }
 
 }  // namespace landform

@@ -15,6 +15,9 @@ namespace landform {
 
 namespace {
 
+// As many pixels as the largest map has cells.
+constexpr std::int64_t k_max_image_pixels = std::int64_t{1} << 28;
+
 using subject = heightmap_decode_error::subject;
 
 heightmap_samples decode_png(const std::vector<std::uint8_t>& bytes, const std::string& name) {
@@ -24,6 +27,13 @@ heightmap_samples decode_png(const std::vector<std::uint8_t>& bytes, const std::
   const int length = static_cast<int>(bytes.size());
   heightmap_samples out;
   int w = 0, h = 0, channels = 0;
+  // The header's declared size, before any pixel is decoded: 875 KB of PNG
+  // can declare 30000 x 30000 and take gigabytes to decode.
+  if (stbi_info_from_memory(data, length, &w, &h, &channels) &&
+      static_cast<std::int64_t>(w) * static_cast<std::int64_t>(h) > k_max_image_pixels) {
+    throw heightmap_decode_error(subject::file, name + " declares " + std::to_string(w) + " x " + std::to_string(h) +
+                                                    " pixels: more than 2^28 (the largest map)");
+  }
   if (stbi_is_16_bit_from_memory(data, length)) {
     stbi_us* pixels = stbi_load_16_from_memory(data, length, &w, &h, &channels, 1);
     if (!pixels) throw heightmap_decode_error(subject::file, name + " cannot be decoded: " + stbi_failure_reason());
@@ -104,6 +114,10 @@ heightmap_samples decode_heightmap(const std::vector<std::uint8_t>& bytes, const
                                                     "-byte samples");
   }
   const std::size_t samples = bytes.size() / per;
+  if (samples > static_cast<std::size_t>(k_max_image_pixels)) {
+    throw heightmap_decode_error(
+        subject::file, name + " holds " + std::to_string(samples) + " samples: more than 2^28 (the largest map)");
+  }
   const auto [w, h] = raw_shape(samples, request, name);
   heightmap_samples out;
   out.width = static_cast<int>(w);
@@ -125,11 +139,19 @@ heightmap_samples decode_heightmap(const std::vector<std::uint8_t>& bytes, const
 std::optional<std::vector<std::uint8_t>> read_file_bytes(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return std::nullopt;
-  return bytes;
+  // Larger than any image the size limits allow (2^28 r32 samples): refused
+  // before reading, so a huge file cannot exhaust memory at validation.
+  constexpr std::uintmax_t k_max_bytes = (std::uintmax_t{1} << 30) + (std::uintmax_t{1} << 20);
+  if (const auto size = std::filesystem::file_size(path, ec); ec || size > k_max_bytes) return std::nullopt;
+  try {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return std::nullopt;
+    return bytes;
+  } catch (const std::ios_base::failure&) {
+    return std::nullopt;  // a read error (EIO: /proc/self/mem) is thrown by libstdc++'s filebuf
+  }
 }
 
 }  // namespace landform

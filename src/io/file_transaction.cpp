@@ -5,9 +5,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <random>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -50,6 +53,19 @@ std::string normalise_name(const std::string& name) {
   }
   if (result.empty()) throw bad("must name a file");
   return result.generic_string();
+}
+
+// ".<stem>.tmp-XXXXXX" with six letters or digits: what create_temp makes
+// (and commit's backups, the same with ".old").
+bool is_temp_name(std::string name) {
+  if (name.size() > 4 && name.compare(name.size() - 4, 4, ".old") == 0) name.resize(name.size() - 4);
+  constexpr std::string_view k_marker = ".tmp-";
+  constexpr std::size_t k_suffix = 6;
+  if (name.size() < 1 + k_marker.size() + k_suffix || name[0] != '.') return false;
+  const std::size_t marker = name.size() - k_suffix - k_marker.size();
+  if (name.compare(marker, k_marker.size(), k_marker) != 0) return false;
+  return std::all_of(name.end() - k_suffix, name.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
 }
 
 std::string random_suffix() {
@@ -116,6 +132,7 @@ void file_transaction::stage(const std::string& relative_name, std::vector<std::
     // Reserve first so that recording the entry cannot fail once the file exists.
     m_entries.reserve(m_entries.size() + 1);
     if (!parent.empty()) create_parent(parent);
+    check_inside(final_path);
 
     fs::path temp_path;
     const int fd = create_temp(final_path, temp_path);
@@ -130,6 +147,30 @@ void file_transaction::stage(const std::string& relative_name, std::vector<std::
     m_names.erase(name);
     throw;
   }
+}
+
+void file_transaction::check_inside(const fs::path& final_path) const {
+  std::error_code error;
+  const fs::path root = fs::weakly_canonical(m_dir.empty() ? fs::path(".") : m_dir, error);
+  const fs::path parent = final_path.parent_path().empty() ? fs::path(".") : final_path.parent_path();
+  const fs::path folder = error ? fs::path() : fs::weakly_canonical(parent, error);
+  const fs::path inside = folder.lexically_relative(root);
+  if (error || inside.empty() || *inside.begin() == "..") {
+    throw io_error("cannot write " + quoted(final_path) + ": its folder leads outside the output folder " +
+                   quoted(m_dir) + " (a symbolic link?)");
+  }
+}
+
+std::size_t file_transaction::remove_stale_temporaries(const fs::path& dir) {
+  std::size_t removed = 0;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (!is_temp_name(name)) continue;
+    std::error_code ignored;
+    if (it->is_regular_file(ignored) && !it->is_symlink(ignored) && fs::remove(it->path(), ignored)) ++removed;
+  }
+  return removed;
 }
 
 void file_transaction::create_parent(const fs::path& parent) {

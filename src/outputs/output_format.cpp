@@ -1,5 +1,7 @@
 #include "landform/outputs/output_format.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "landform/io/encode.hpp"
@@ -153,6 +155,14 @@ encoded_raster encode_unit_samples(const std::vector<float>& unit, int width, in
   r.text = text;
   r.channel_names = std::move(channel_names);
   r.geo = geo;
+  // Every output passes here: a NaN or infinity (a derived map overflowing
+  // float32) must not be written as a silent black or garbage pixel.
+  if (const auto bad =
+          static_cast<std::size_t>(std::count_if(unit.begin(), unit.end(), [](float v) { return !std::isfinite(v); }));
+      bad > 0) {
+    throw non_finite_output_error(std::to_string(bad) + " of " + std::to_string(unit.size()) +
+                                  " samples are not finite (NaN or infinity)");
+  }
   encoded_raster out;
   if (format.is_float()) {
     r.f32 = unit;

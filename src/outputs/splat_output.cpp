@@ -199,7 +199,7 @@ encoded_file encode_splat(const splat_options& o, const std::string& format, con
 }  // namespace
 
 output_kind splat_output_kind() {
-  return make_output_kind<splat_options>(
+  output_kind kind = make_output_kind<splat_options>(
       "splat", "texture weight maps from height, slope, flow and curvature rules, RGBA8 (or RGBA16, EXR)",
       "Each layer rule multiplies smooth range factors (1 inside, fading to 0 over the blend width) and a noise "
       "breakup; weights are normalised per cell (a cell no rule covers goes to the first layer) and quantised so "
@@ -207,6 +207,10 @@ output_kind splat_output_kind() {
       "splat_1.png. rgba16 sums to 65535 instead; exr stores the float weights (summing to 1). Flow ranges need the "
       "whole world.",
       {"rgba8", "rgba16", "exr"}, &splat_halo, &encode_splat);
+  kind.file_count = [](const json& options) {
+    return std::max<std::size_t>(1, (splat_options::schema().parse(options).layers.size() + 3) / 4);
+  };
+  return kind;
 }
 
 }  // namespace landform

@@ -11,6 +11,14 @@ std::string show_value(const json& value) {
   return text;
 }
 
+std::string show_key(std::string_view key) {
+  constexpr std::size_t k_max = 64;
+  if (key.size() <= k_max) return std::string(key);
+  std::size_t cut = k_max - 3;
+  while (cut > 0 && (static_cast<unsigned char>(key[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  return std::string(key.substr(0, cut)) + "...";
+}
+
 namespace {
 
 std::string show(const json& value) {
@@ -333,9 +341,16 @@ json param_spec::to_json() const {
 }
 
 std::optional<std::string> did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  // The distance is quadratic in the lengths: a word far longer than any
+  // name is no typo of one, and a 10 MB key must not cost seconds.
+  constexpr std::size_t k_longest_typo = 64;
+  if (word.size() > k_longest_typo) return std::nullopt;
   std::optional<std::string> best;
   std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (const auto& c : candidates) {
+    // The distance is at least the difference in length.
+    const std::size_t gap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
+    if (gap >= best_distance) continue;
     const std::size_t d = edit_distance(word, c);
     if (d < best_distance) {
       best_distance = d;
@@ -347,7 +362,7 @@ std::optional<std::string> did_you_mean(const std::string& word, const std::vect
 
 std::string check_layer_name(const std::string& name, const std::vector<std::string>& known) {
   if (std::find(known.begin(), known.end(), name) != known.end()) return {};
-  std::string message = "\"" + name + "\" is not a layer written by an earlier stage (";
+  std::string message = "\"" + show_key(name) + "\" is not a layer written by an earlier stage (";
   if (known.empty()) {
     message += "none is written)";
   } else {
@@ -436,10 +451,10 @@ void check_fields(const std::vector<param_spec>& specs, const json& object, cons
     if (spec == specs.end()) {
       std::string message = unknown;
       if (auto guess = did_you_mean(key, known)) message += "; did you mean \"" + *guess + "\"?";
-      issues.push_back({child_path(path, key), message});
+      issues.push_back({child_path(path, show_key(key)), message});
       continue;
     }
-    check_value(*spec, value, child_path(path, key), scope, issues);
+    check_value(*spec, value, child_path(path, show_key(key)), scope, issues);
   }
   for (const auto& spec : specs) {
     if (spec.required && !object.contains(spec.name)) issues.push_back({child_path(path, spec.name), "missing"});

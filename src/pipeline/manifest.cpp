@@ -1,6 +1,7 @@
 #include "landform/pipeline/manifest.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "landform/io/sha256.hpp"
@@ -26,6 +27,64 @@ std::string check_file_name(const std::string& file, std::string& normal) {
   if (normal == ".." || normal.rfind("../", 0) == 0)
     return "\"" + file + "\" must not leave the output directory (no \"..\")";
   if (normal == "manifest.json") return "\"manifest.json\" is reserved for the build manifest";
+  return {};
+}
+
+// "splat.png" -> "splat_2.png"; "tiles/{index}.png" -> "tiles/2.png".
+std::string numbered_file(std::string pattern, std::size_t index) {
+  const std::string number = std::to_string(index);
+  if (auto at = pattern.find("{index}"); at != std::string::npos) return pattern.replace(at, 7, number);
+  const auto dot = pattern.rfind('.'), slash = pattern.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return pattern + "_" + number;
+  return pattern.insert(dot, "_" + number);
+}
+
+// The names an output writes (as encode_outputs names them): splat's
+// numbered images, a "{index}" pattern's one file, or the name itself.
+std::vector<std::string> written_names(const output_kind& kind, const json& options, const std::string& normal) {
+  const std::size_t count = kind.file_count ? kind.file_count(options) : 0;
+  if (count == 0) {
+    if (normal.find("{index}") == std::string::npos) return {normal};
+    return {numbered_file(normal, 0)};
+  }
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < count; ++k) names.push_back(numbered_file(normal, k));
+  return names;
+}
+
+// "name", shortened; built piecewise: GCC 12 warns falsely (-Wrestrict,
+// PR105329) on "literal" + std::string temporaries.
+std::string in_quotes(const std::string& name) {
+  std::string text = "\"";
+  text += show_key(name);
+  text += '"';
+  return text;
+}
+
+// Portable names: no control characters, no component longer than a file
+// system takes (255 bytes, less room for the temporary's ".<name>.tmp-XXXXXX.old"),
+// and no extension of another format (height.png written as r32).
+std::string portability_problem(const std::string& file, const std::string& format) {
+  constexpr std::size_t k_max_component = 200;
+  constexpr std::size_t k_max_path = 1024;
+  if (std::any_of(file.begin(), file.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    return in_quotes(file) + " contains a control character";
+  if (file.size() > k_max_path) return in_quotes(file) + " is longer than 1024 bytes";
+  for (const auto& part : std::filesystem::path(file)) {
+    if (part.string().size() > k_max_component)
+      return in_quotes(part.string()) + " is longer than 200 bytes (file systems take 255)";
+  }
+  std::string ext = std::filesystem::path(file).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext.size() > 1) ext.erase(0, 1);
+  const std::string wanted = find_output_format(format).extension;
+  const bool same = ext == wanted || (wanted == "raw" && ext == "r16") || (wanted == "tif" && ext == "tiff");
+  bool other_format = false;
+  for (const auto& f : output_formats()) other_format = other_format || f.extension == ext;
+  if (!same && (other_format || ext == "r16" || ext == "tiff")) {
+    return in_quotes(file) + " has the extension of another format; " + format + " files end in ." + wanted;
+  }
   return {};
 }
 
@@ -95,18 +154,27 @@ bool check_output(const json& o, const std::string& path, const std::vector<std:
     issues.push_back({kind_path + ".file", problem});
     return false;
   }
-  for (const auto& earlier : files) {
-    if (earlier == normal) {
-      issues.push_back({kind_path + ".file", "\"" + spec.file + "\" is written by an earlier output too"});
-      return false;
-    }
-    if (is_folder_of(earlier, normal) || is_folder_of(normal, earlier)) {
-      issues.push_back({kind_path + ".file",
-                        "\"" + spec.file + "\" and \"" + earlier + "\" cannot both exist (one is the other's folder)"});
-      return false;
+  if (auto problem = portability_problem(normal, spec.format); !problem.empty()) {
+    issues.push_back({kind_path + ".file", problem});
+    return false;
+  }
+  const std::vector<std::string> names = written_names(*kind, o, normal);
+  for (const auto& name : names) {
+    const std::string shown =
+        name == normal ? "\"" + spec.file + "\"" : "\"" + name + "\" (written for \"" + spec.file + "\")";
+    for (const auto& earlier : files) {
+      if (earlier == name) {
+        issues.push_back({kind_path + ".file", shown + " is written by an earlier output too"});
+        return false;
+      }
+      if (is_folder_of(earlier, name) || is_folder_of(name, earlier)) {
+        issues.push_back(
+            {kind_path + ".file", shown + " and \"" + earlier + "\" cannot both exist (one is the other's folder)"});
+        return false;
+      }
     }
   }
-  files.push_back(normal);
+  files.insert(files.end(), names.begin(), names.end());
   spec.file = normal;
   std::vector<preset_issue> rule_issues;
   kind->check_rules(o, rule_issues);
@@ -164,15 +232,6 @@ std::string preset_hash(const json& canonical) {
 
 namespace {
 
-// "splat.png" -> "splat_2.png"; "tiles/{index}.png" -> "tiles/2.png".
-std::string numbered_file(std::string pattern, std::size_t index) {
-  const std::string number = std::to_string(index);
-  if (auto at = pattern.find("{index}"); at != std::string::npos) return pattern.replace(at, 7, number);
-  const auto dot = pattern.rfind('.'), slash = pattern.rfind('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return pattern + "_" + number;
-  return pattern.insert(dot, "_" + number);
-}
-
 // The manifest entry of one written file.
 encoded_output describe(const output_spec& spec, encoded_file file, const build_result& result) {
   encoded_output e;
@@ -197,7 +256,8 @@ encoded_output describe(const output_spec& spec, encoded_file file, const build_
 
 }  // namespace
 
-std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads) {
+std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads,
+                                           const std::function<bool()>& stop_requested) {
   output_context ctx(result.field, result.layers);
   ctx.x0 = result.x0;
   ctx.y0 = result.y0;
@@ -211,18 +271,27 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
       {"Comment", "landform preset sha256 " + preset_hash(p.canonical()) + ", seed " + std::to_string(p.seed())}};
   ctx.seed = p.seed();
   std::vector<encoded_output> out;
-  for (const auto& spec : p.outputs()) {
+  for (std::size_t index = 0; index < p.outputs().size(); ++index) {
+    const output_spec& spec = p.outputs()[index];
+    if (stop_requested && stop_requested()) throw cancelled_error();
     ctx.layer = spec.is_layer ? result.layers.find(spec.map) : nullptr;
-    encoded_file first = spec.kind->encode(spec.options, spec.format, ctx);
+    encoded_file first;
+    try {
+      first = spec.kind->encode(spec.options, spec.format, ctx);
+    } catch (const non_finite_output_error& e) {
+      throw preset_error(
+          "outputs[" + std::to_string(index) + "] (" + spec.map + ")",
+          std::string(e.what()) + "; the map overflows float32 (a tiny cell_size or a huge height_scale?)");
+    }
     const bool numbered = first.numbered || !first.more_files.empty() || spec.file.find("{index}") != std::string::npos;
     std::vector<encoded_file> files;
     std::vector<encoded_file> more = std::move(first.more_files);
     files.push_back(std::move(first));
     for (auto& f : more) files.push_back(std::move(f));
-    for (std::size_t index = 0; index < files.size(); ++index) {
+    for (std::size_t file = 0; file < files.size(); ++file) {
       output_spec named = spec;
-      if (numbered) named.file = numbered_file(spec.file, index);
-      out.push_back(describe(named, std::move(files[index]), result));
+      if (numbered) named.file = numbered_file(spec.file, file);
+      out.push_back(describe(named, std::move(files[file]), result));
     }
   }
   return out;

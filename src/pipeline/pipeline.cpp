@@ -170,7 +170,7 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   const auto type = type_it->get<std::string>();
   const stage_info* info = registry.find(type);
   if (!info) {
-    std::string message = "unknown stage \"" + type + "\"";
+    std::string message = "unknown stage \"" + show_key(type) + "\"";
     if (auto guess = did_you_mean(type, registry.names())) message += "; did you mean \"" + *guess + "\"?";
     message += " (landform stages lists them)";
     c.add(base + ".type", message);
@@ -371,6 +371,22 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
   return p;
 }
 
+std::vector<double> pipeline::estimated_stage_seconds() const {
+  const auto padded = [&](int side) { return static_cast<double>(side) + 2.0 * std::max(0, m_halo); };
+  const double cells = computes_world() ? static_cast<double>(m_world.width) * m_world.height
+                                        : padded(m_region.width) * padded(m_region.height);
+  std::vector<double> seconds;
+  seconds.reserve(m_stages.size());
+  for (const auto& s : m_stages) seconds.push_back(s.run ? s.info->cost(s.params, cells) * 1e-9 : 0.0);
+  return seconds;
+}
+
+double pipeline::estimated_seconds() const {
+  double total = 0.0;
+  for (double s : estimated_stage_seconds()) total += s;
+  return total;
+}
+
 bool pipeline::computes_world() const {
   const bool region_is_world = m_region.origin_x == m_world.origin_x && m_region.origin_y == m_world.origin_y &&
                                m_region.width == m_world.width && m_region.height == m_world.height;
@@ -494,7 +510,9 @@ build_result pipeline::run_full(const run_options& options) const {
         }
       };
     }
+    if (options.stop_requested) ctx.stop_requested = options.stop_requested;
     ctx.progress(0.0);
+    ctx.check_stop();
     try {
       run_composed(s, result, ctx);
     } catch (const std::domain_error& e) {

@@ -6,28 +6,12 @@
 #include <sstream>
 
 #include "landform/core/error.hpp"
+#include "landform/params/schema.hpp"
+#include "pipeline/json_structure.hpp"
 
 namespace landform {
 
 namespace {
-
-// nlohmann reports a byte offset; users want line and column.
-std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
-  // Columns count characters, not bytes: UTF-8 continuation bytes and a
-  // leading byte-order mark do not move the column.
-  std::size_t line = 1, column = 1;
-  const std::size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-  for (std::size_t k = start; k < offset && k < text.size(); ++k) {
-    const auto byte = static_cast<unsigned char>(text[k]);
-    if (text[k] == '\n') {
-      ++line;
-      column = 1;
-    } else if ((byte & 0xC0) != 0x80) {
-      ++column;
-    }
-  }
-  return {line, column};
-}
 
 // Where the offending token starts: nlohmann points one past its last
 // character, but a user looks for the start of the word ("seed", tru, 1e400).
@@ -65,15 +49,45 @@ std::string short_reason(const std::string& what) {
 }
 
 std::string located(std::string_view text, const std::string& source, std::size_t offset) {
-  const auto [line, column] = line_column(text, offset);
-  return source + ":" + std::to_string(line) + ":" + std::to_string(column);
+  return detail::json_location(text, source, offset);
+}
+
+// Nesting depth of a value that passed scan_json_structure (so the
+// recursion is bounded by k_max_json_depth).
+std::size_t depth_of(const nlohmann::json& value) {
+  if (!value.is_structured()) return 0;
+  std::size_t deepest = 0;
+  for (const auto& element : value) deepest = std::max(deepest, depth_of(element));
+  return deepest + 1;
+}
+
+// scan_json_structure over a --set value: the issues name the edit, their
+// position is in "value" (the text after '='); a duplicate key says which.
+std::vector<preset_issue> scan_set_value(const std::string& value, const std::string& where) {
+  auto about_the_edit = [&](std::vector<preset_issue> issues) {
+    for (auto& issue : issues) {
+      const bool duplicate = issue.message.find("duplicate key") != std::string::npos;
+      issue.message += duplicate ? " \"" + show_key(issue.path) + "\"" : "";
+      issue.path = where;
+    }
+    return issues;
+  };
+  try {
+    return about_the_edit(detail::scan_json_structure(value, "value"));
+  } catch (const preset_error& e) {
+    throw preset_error(about_the_edit(e.issues()));
+  }
 }
 
 }  // namespace
 
 nlohmann::json parse_preset_text(std::string_view text, const std::string& source) {
+  // Depth first (it throws): deep nesting must not reach the parser's result.
+  std::vector<preset_issue> duplicates = detail::scan_json_structure(text, source);
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    nlohmann::json parsed = nlohmann::json::parse(text.begin(), text.end());
+    if (!duplicates.empty()) throw preset_error(std::move(duplicates));
+    return parsed;
   } catch (const nlohmann::json::parse_error& e) {
     throw preset_error(
         "", located(text, source, token_start(text, e.byte)) + ": malformed JSON: " + short_reason(e.what()));
@@ -102,13 +116,16 @@ nlohmann::json load_preset_file(const std::filesystem::path& path) {
 }
 
 void apply_override(nlohmann::json& preset, const std::string& dotted_path, const std::string& value) {
+  const std::string where = "--set " + show_key(dotted_path);
   nlohmann::json parsed;
+  const std::vector<preset_issue> duplicates = scan_set_value(value, where);
   try {
     parsed = nlohmann::json::parse(value);
+    if (!duplicates.empty()) throw preset_error(duplicates);
   } catch (const nlohmann::json::parse_error&) {
     parsed = value;  // a bare word such as nearest
   } catch (const nlohmann::json::out_of_range&) {
-    throw preset_error("--set " + dotted_path, "'" + value + "' is out of range for a number");
+    throw preset_error(where, "'" + show_key(value) + "' is out of range for a number");
   }
   nlohmann::json edited = preset;  // a failed edit leaves the preset untouched
   nlohmann::json* node = &edited;
@@ -118,10 +135,16 @@ void apply_override(nlohmann::json& preset, const std::string& dotted_path, cons
   std::vector<std::string> keys;
   while (std::getline(parts, key, '.')) keys.push_back(key);
   if (keys.empty() || dotted_path.empty())
-    throw preset_error("--set", "empty key in '" + dotted_path + "=" + value + "'");
+    throw preset_error("--set", "empty key in '" + show_key(dotted_path) + "=" + show_key(value) + "'");
+  // The edit must not nest the preset deeper than a preset file may be.
+  if (keys.size() + depth_of(parsed) > detail::k_max_json_depth) {
+    throw preset_error(where, std::to_string(keys.size()) + " keys deep with a value " +
+                                  std::to_string(depth_of(parsed)) + " deep: more than " +
+                                  std::to_string(detail::k_max_json_depth) + " arrays or objects deep");
+  }
   for (std::size_t k = 0; k < keys.size(); ++k) {
     const std::string& part = keys[k];
-    if (part.empty()) throw preset_error("--set " + dotted_path, "empty path component");
+    if (part.empty()) throw preset_error(where, "empty path component");
     walked += (walked.empty() ? "" : ".") + part;
     if (node->is_array()) {
       std::size_t index = 0;
@@ -130,21 +153,21 @@ void apply_override(nlohmann::json& preset, const std::string& dotted_path, cons
         index = std::stoul(part, &used);
         if (used != part.size()) throw std::invalid_argument(part);
       } catch (const std::exception&) {
-        throw preset_error("--set " + dotted_path, "'" + walked + "' indexes an array, use a number");
+        throw preset_error(where, "'" + show_key(walked) + "' indexes an array, use a number");
       }
       if (index >= node->size()) {
-        throw preset_error("--set " + dotted_path, "'" + walked + "' is out of range (the array has " +
-                                                       std::to_string(node->size()) + " elements)");
+        throw preset_error(where, "'" + show_key(walked) + "' is out of range (the array has " +
+                                      std::to_string(node->size()) + " elements)");
       }
       node = &(*node)[index];
     } else if (node->is_null() && !part.empty() && std::isdigit(static_cast<unsigned char>(part[0]))) {
-      throw preset_error("--set " + dotted_path, "'" + walked.substr(0, walked.rfind('.')) +
-                                                     "' is not in the preset; set it whole, e.g. --set " +
-                                                     walked.substr(0, walked.rfind('.')) + "=[...]");
+      throw preset_error(where, "'" + walked.substr(0, walked.rfind('.')) +
+                                    "' is not in the preset; set it whole, e.g. --set " +
+                                    walked.substr(0, walked.rfind('.')) + "=[...]");
     } else if (node->is_object() || node->is_null()) {
       node = &(*node)[part];
     } else {
-      throw preset_error("--set " + dotted_path, "'" + walked + "' goes inside a value that is not an object");
+      throw preset_error(where, "'" + show_key(walked) + "' goes inside a value that is not an object");
     }
   }
   *node = parsed;

@@ -69,7 +69,8 @@ int blob_island_radius(const blob_island_params& p) {
   return static_cast<int>(static_cast<float>(p.resolution / 2) * 0.35f * static_cast<float>(p.land_type));
 }
 
-std::vector<float> blob_island_dots(const blob_island_params& p, std::uint64_t seed) {
+std::vector<float> blob_island_dots(const blob_island_params& p, std::uint64_t seed,
+                                    const std::function<bool()>& stop) {
   const int n = p.resolution;
   std::vector<float> grid(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0.0f);
   const control_curve falloff(p.falloff, control_curve::kind::linear);
@@ -80,6 +81,7 @@ std::vector<float> blob_island_dots(const blob_island_params& p, std::uint64_t s
   const std::uint64_t base = mix64(seed);
   for (int o = 0; o < p.octaves; ++o) {
     for (int c = 0; c < clusters; ++c) {
+      if (stop && stop()) throw cancelled_error();  // a cluster stamps up to (2 radius)^2 dots
       const std::uint64_t stream =
           hash_combine(hash_combine(base, static_cast<std::uint64_t>(o)), static_cast<std::uint64_t>(c));
       // Random.insideUnitCircle: uniform in the unit disc.
@@ -139,10 +141,12 @@ std::vector<float> blob_island_average(const std::vector<float>& grid, int n,
   return out;
 }
 
-std::vector<float> blob_island_lattice(const blob_island_params& p, std::uint64_t seed, int nthreads) {
-  std::vector<float> grid = blob_island_dots(p, seed);
+std::vector<float> blob_island_lattice(const blob_island_params& p, std::uint64_t seed, int nthreads,
+                                       const std::function<bool()>& stop) {
+  std::vector<float> grid = blob_island_dots(p, seed, stop);
   const control_curve remap(p.remap, control_curve::kind::linear);
   for (int pass = 0; pass < p.erosion; ++pass) {
+    if (stop && stop()) throw cancelled_error();
     if (pass > 0) {
       for (float& v : grid) v = static_cast<float>(remap(v));
     }
@@ -152,7 +156,7 @@ std::vector<float> blob_island_lattice(const blob_island_params& p, std::uint64_
 }
 
 void apply_blob_island(heightfield& h, const blob_island_params& p, const stage_context& ctx) {
-  const std::vector<float> lattice = blob_island_lattice(p, ctx.seed, ctx.nthreads);
+  const std::vector<float> lattice = blob_island_lattice(p, ctx.seed, ctx.nthreads, ctx.stop_requested);
   const control_curve remap(p.remap, control_curve::kind::linear);
   const bool remap_last = p.erosion > 0;
   const int n = p.resolution;
@@ -166,7 +170,7 @@ void apply_blob_island(heightfield& h, const blob_island_params& p, const stage_
     return static_cast<double>(
         lattice[static_cast<std::size_t>(y) * static_cast<std::size_t>(n) + static_cast<std::size_t>(x)]);
   };
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* out = h.row(j);
       const double ly = (frame.cells_y(j) - top) / spacing - 0.5;
@@ -186,7 +190,7 @@ void apply_blob_island(heightfield& h, const blob_island_params& p, const stage_
 }
 
 stage_info blob_island_stage_info() {
-  return make_stage_info<blob_island_params>(
+  stage_info info = make_stage_info<blob_island_params>(
       "blob_island", stage_category::generator, stage_scope::pointwise,
       "floating islands from random dot clusters smoothed by a cellular automaton (seed 004)",
       "Seed document 004 (Procedural Floating Islands Generator, 2020) on a lattice of `resolution` nodes across "
@@ -199,6 +203,14 @@ stage_info blob_island_stage_info() {
       "appears at 256 and 1024 cells; cells sample it bilinearly, the last remap after interpolation so coasts "
       "stay crisp.",
       &apply_blob_island);
+  set_cost<blob_island_params>(info, [](const blob_island_params& p, double cells) {
+    // Dots stamped per cluster, automaton passes over the lattice, then the map.
+    const double side = 2.0 * blob_island_radius(p);
+    const double lattice = static_cast<double>(p.resolution) * p.resolution;
+    return p.octaves * static_cast<double>(blob_island_clusters(p)) * side * side * 2.0 + p.erosion * lattice * 20.0 +
+           cells * 10.0;
+  });
+  return info;
 }
 
 }  // namespace landform

@@ -25,7 +25,7 @@ void clamp_params::check(std::vector<std::pair<std::string, std::string>>& probl
 
 void apply_clamp(heightfield& h, const clamp_params& p, const stage_context& ctx) {
   const auto lo = static_cast<float>(p.min), hi = static_cast<float>(p.max);
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* row = h.row(j);
       for (int i = 0; i < h.width(); ++i) row[i] = std::clamp(row[i], lo, hi);

@@ -15,7 +15,7 @@ const param_schema<constant_params>& constant_params::schema() {
 
 void apply_constant(heightfield& h, const constant_params& p, const stage_context& ctx) {
   const auto v = static_cast<float>(p.value);
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) std::fill(h.row(j), h.row(j) + h.width(), v);
   });
 }

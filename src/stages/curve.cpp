@@ -25,7 +25,7 @@ void curve_params::check(std::vector<std::pair<std::string, std::string>>& probl
 
 void apply_curve(heightfield& h, const curve_params& p, const stage_context& ctx) {
   const control_curve curve(p.points, p.interpolation);
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* row = h.row(j);
       for (int i = 0; i < h.width(); ++i) row[i] = static_cast<float>(curve(row[i]));

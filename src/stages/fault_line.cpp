@@ -63,13 +63,15 @@ void apply_fault_line(heightfield& h, const fault_line_params& p, const stage_co
   const bool smooth = p.profile == fault_line_params::profile_kind::sigmoid;
   const double inv_width = h.placement().cell_size / p.width;  // cells -> units of width
   const std::size_t n = faults.size();
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     std::vector<double> row_term(n);
     for (int j = y0; j < y1; ++j) {
       const double y = frame.cells_y(j) - half_h;
       for (std::size_t k = 0; k < n; ++k) row_term[k] = y * faults[k].ny - faults[k].offset;
       float* out = h.row(j);
       for (int i = 0; i < h.width(); ++i) {
+        // A cell sums every fault (up to 10^5): poll within the row.
+        if (i % 256 == 0) ctx.check_stop();
         const double x = frame.cells_x(i) - half_w;
         double sum = 0.0;
         if (smooth) {
@@ -94,7 +96,7 @@ void apply_fault_line(heightfield& h, const fault_line_params& p, const stage_co
 }
 
 stage_info fault_line_stage_info() {
-  return make_stage_info<fault_line_params>(
+  stage_info info = make_stage_info<fault_line_params>(
       "fault_line", stage_category::generator, stage_scope::pointwise,
       "sum of random faults, each raising one side of a line (seed 003), free of corner bias",
       "The fault formation algorithm of seed document 003. Lines come from the uniform measure on lines meeting "
@@ -105,6 +107,12 @@ stage_info fault_line_stage_info() {
       "look, fewer show individual cliffs. profile sigmoid uses step * (1 + tanh(d / width)) / 2. Heights lie "
       "in [0, sum of steps]; follow with normalize (min_max).",
       &apply_fault_line);
+  set_cost<fault_line_params>(info, [](const fault_line_params& p, double cells) {
+    // Each cell sums every fault; tanh costs about five comparisons.
+    const double per_fault = p.profile == fault_line_params::profile_kind::sigmoid ? 5.0 : 1.0;
+    return cells * p.iterations * per_fault;
+  });
+  return info;
 }
 
 }  // namespace landform

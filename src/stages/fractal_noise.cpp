@@ -106,7 +106,7 @@ noise::fractal_plan fractal_plan_of(const fractal_noise_params& p, std::uint64_t
 void fill_fractal_noise(heightfield& h, const noise::fractal_plan& plan, const stage_context& ctx, fractal_row_fn row) {
   const region& r = h.placement();
   check_domain(r, plan);
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) row(plan, r.origin_x, h.width(), r.cell_size, r.world_y(j), h.row(j));
   });
 }

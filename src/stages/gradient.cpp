@@ -48,7 +48,7 @@ void apply_gradient(heightfield& h, const gradient_params& p, const stage_contex
   const double lo = std::min({c0, c1, c2, c3}), hi = std::max({c0, c1, c2, c3});
   const double cx = p.center_x * w, cy = p.center_y * ht, reach = p.radius * f.short_side();
   const bool linear = p.shape == gradient_params::shape_kind::linear;
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* row = h.row(j);
       const double y = f.cells_y(j);

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -27,7 +28,7 @@ const param_schema<hydraulic_erosion_params>& hydraulic_erosion_params::schema()
           .effect("more = deeper, more connected channels and gullies (and a slower stage)")
           .integer("droplet_count", &P::droplet_count)
           .unit("droplets")
-          .range(at_least(0))
+          .range(between(0, 1000000000))
           .doc("total number of droplets; > 0 overrides droplets_per_cell")
           .effect("more = deeper, more connected channels and gullies (and a slower stage)")
           .choice("spawn", &P::spawn,
@@ -281,6 +282,27 @@ start_point uniform_start(std::uint64_t seed, std::uint64_t index, int w, int ht
   return {scaled(bits, w - 1), scaled(bits << 32, ht - 1)};
 }
 
+// Keeps every cell within the heights the stage started from, [lo, hi]:
+// droplets only move material, so no cell may rise above the highest or sink
+// below the lowest ground there was. In-range runs never reach the bounds
+// (the clamp changes nothing); extreme ones (many droplets on a small brush,
+// huge capacities or speeds) would otherwise feed back into pits and towers
+// growing without bound (+-3e19). Returns the material removed (positive)
+// or added (negative), counted as sediment lost.
+double clamp_to_start_range(heightfield& h, float lo, float hi) {
+  double removed = 0.0;
+  for (float& v : h.values()) {
+    if (v > hi) {
+      removed += static_cast<double>(v - hi);
+      v = hi;
+    } else if (v < lo) {
+      removed -= static_cast<double>(lo - v);
+      v = lo;
+    }
+  }
+  return removed;
+}
+
 hydraulic_erosion_result to_result(const droplet_totals& t) {
   hydraulic_erosion_result r;
   r.droplets = t.droplets;
@@ -375,6 +397,7 @@ struct tile_queue {
   const tile_work* tiles = nullptr;
   int count = 0;
   std::atomic<int> next{0};
+  const std::function<bool()>* stop = nullptr;  // polled per droplet (a droplet is at most ~2 ms of work)
 
   // The next tile, or null when all are taken.
   const tile_work* take() {
@@ -471,6 +494,7 @@ template <bool k_maps>
 
   // Starts lane i's next droplet, taking a new tile when its tile is done.
   auto refill = [&](int i) {
+    if (queue.stop != nullptr && (*queue.stop)()) throw cancelled_error();
     while (next[i] == last[i]) {
       const tile_work* tile = queue.take();
       if (tile == nullptr) {
@@ -642,6 +666,8 @@ hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic
   const droplet_constants c(p);
   const erosion_brush brush(p.erosion_radius);
   const int threads = resolve_threads(ctx.nthreads);
+  const auto [start_lo, start_hi] = std::minmax_element(h.values().begin(), h.values().end());
+  const float start_min = *start_lo, start_max = *start_hi;
   const int tile = 2 * reach(p, brush);  // same-colour tiles are a tile apart: their reaches never meet
   const std::uint64_t per_round =
       std::max(k_min_round_droplets, static_cast<std::uint64_t>(h.size()) / k_cells_per_round_droplet);
@@ -748,11 +774,13 @@ hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic
       tile_queue queue;
       queue.tiles = work.data();
       queue.count = static_cast<int>(work.size());
+      queue.stop = &ctx.stop_requested;
       const int workers = phase_threads == 1 ? 1 : threads;
       parallel_items(workers, phase_threads, [&](int) { run_tiles_any(f, c, brush, queue); });
       ctx.progress((static_cast<double>(round) + (colour + 1) / 4.0) / static_cast<double>(rounds));
     }
     for (const auto& t : tile_totals) totals.add(t);
+    totals.lost += clamp_to_start_range(h, start_min, start_max);
   }
   return to_result(totals);
 }
@@ -766,7 +794,9 @@ stage_info hydraulic_erosion_stage_info() {
       "capacity (slope x speed x water) and deposits when over it or moving uphill; water evaporates each "
       "step. Droplets start at points hashed from the seed and run in tile rounds with a 2 x 2 colouring, so "
       "results are bit-identical for every thread count. Sediment still carried when a droplet dies leaves "
-      "the map. Needs the whole world: a region build computes the world and crops it.",
+      "the map. Heights stay within the range the stage started from (droplets only move material), so "
+      "extreme parameters cannot grow pits and towers without bound. Needs the whole world: a region build computes "
+      "the world and crops it.",
       +[](heightfield& h, const hydraulic_erosion_params& p, const stage_context& ctx) -> layer_set {
         // The per-cell amounts are side layers that presets can write as
         // outputs; recording them about doubles the stage's time at 1024^2, so they are only computed
@@ -787,6 +817,12 @@ stage_info hydraulic_erosion_stage_info() {
   // two hydraulic stages add up.
   info.writes = {"erosion", "deposition", "droplet_flow"};
   info.accumulates = info.writes;
+  set_cost<hydraulic_erosion_params>(info, [](const hydraulic_erosion_params& p, double cells) {
+    // Every droplet step erodes over the brush disc.
+    const double brush = (2.0 * p.erosion_radius + 1.0) * (2.0 * p.erosion_radius + 1.0);
+    return static_cast<double>(p.total_droplets(static_cast<std::size_t>(cells))) * p.max_lifetime * (brush + 20.0) *
+           1.5;
+  });
   return info;
 }
 

@@ -69,7 +69,7 @@ void apply_image(heightfield& h, const image_params& p, const heightmap_samples&
         img.values[static_cast<std::size_t>(y) * static_cast<std::size_t>(img.width) + static_cast<std::size_t>(x)]);
   };
   const bool nearest = p.sampling == image_params::sampling_kind::nearest;
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* out = h.row(j);
       const double py = frame.cells_y(j) * sy - 0.5;

@@ -18,7 +18,7 @@ const param_schema<invert_params>& invert_params::schema() {
 
 void apply_invert(heightfield& h, const invert_params& p, const stage_context& ctx) {
   const double sum = p.min + p.max;
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* row = h.row(j);
       for (int i = 0; i < h.width(); ++i) row[i] = static_cast<float>(sum - row[i]);

@@ -51,7 +51,7 @@ void apply_island_mask(heightfield& h, const island_mask_params& p, const stage_
   const bool stretch = p.fit == P::fit_kind::world;
   const bool radial = p.shape == P::shape_kind::radial;
   const double span = p.outer - p.inner;
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* row = h.row(j);
       const double dy = stretch ? f.ny(j) - 0.5 : f.uy(j);

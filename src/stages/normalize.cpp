@@ -47,7 +47,7 @@ void apply_normalize(heightfield& h, const normalize_params& p, const stage_cont
     return;
   }
   const double span = hi - lo, out_span = p.output_max - p.output_min;
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* row = h.row(j);
       for (int i = 0; i < h.width(); ++i) {

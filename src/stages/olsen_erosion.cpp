@@ -66,6 +66,7 @@ void apply_olsen_erosion(heightfield& h, const olsen_erosion_params& p, const st
   const int world_width = ctx.world.width > 0 ? ctx.world.width : w;
   const double threshold = p.smoothness / static_cast<double>(world_width);
   for (int pass = 0; pass < p.iterations; ++pass) {
+    ctx.check_stop();
     erode_pass(t, w, ht, threshold);
     ctx.progress(static_cast<double>(pass + 1) / p.iterations);
   }
@@ -74,7 +75,7 @@ void apply_olsen_erosion(heightfield& h, const olsen_erosion_params& p, const st
 }
 
 stage_info olsen_erosion_stage_info() {
-  return make_stage_info<olsen_erosion_params>(
+  stage_info info = make_stage_info<olsen_erosion_params>(
       "olsen_erosion", stage_category::filter, stage_scope::world,
       "the tutorial's Erode(smoothness): flatten gentle slopes, keep steep ones (Olsen 2004)",
       "Each pass moves half of the largest drop to the lowest Moore neighbour, in place, but only where that "
@@ -84,6 +85,9 @@ stage_info olsen_erosion_stage_info() {
       "visiting order is part of the algorithm). Needs the whole world: a region build computes the world "
       "and crops it.",
       &apply_olsen_erosion);
+  set_cost<olsen_erosion_params>(
+      info, [](const olsen_erosion_params& p, double cells) { return cells * p.iterations * 10.0; });
+  return info;
 }
 
 }  // namespace landform

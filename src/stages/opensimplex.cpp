@@ -84,7 +84,7 @@ void apply_opensimplex(heightfield& h, const opensimplex_params& p, const stage_
   const region& r = h.placement();
   check_noise_domain(r, p, s / p.lacunarity);
   const bool three = p.dimensions == opensimplex_params::dims::three;
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* out = h.row(j);
       const double wy = r.world_y(j);
@@ -106,7 +106,7 @@ void apply_opensimplex(heightfield& h, const opensimplex_params& p, const stage_
 }
 
 stage_info opensimplex_stage_info() {
-  return make_stage_info<opensimplex_params>(
+  stage_info info = make_stage_info<opensimplex_params>(
       "opensimplex", stage_category::generator, stage_scope::pointwise,
       "fBm of legacy OpenSimplex noise (Kurt Spencer 2014) at world coordinates",
       "Sums `octaves` layers of OpenSimplex noise, each `lacunarity` times the frequency and `gain` times the "
@@ -114,6 +114,9 @@ stage_info opensimplex_stage_info() {
       "Java gist); one octave at z = 0 is the base map of the Java landscape tutorial (seed document 000). "
       "Octave k is seeded with seed + k.",
       &apply_opensimplex);
+  set_cost<opensimplex_params>(info,
+                               [](const opensimplex_params& p, double cells) { return cells * p.octaves * 30.0; });
+  return info;
 }
 
 }  // namespace landform

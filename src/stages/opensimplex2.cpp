@@ -9,7 +9,7 @@ void apply_opensimplex2(heightfield& h, const opensimplex2_params& p, const stag
 }
 
 stage_info opensimplex2_stage_info() {
-  return make_stage_info<opensimplex2_params>(
+  stage_info info = make_stage_info<opensimplex2_params>(
       "opensimplex2", stage_category::generator, stage_scope::pointwise,
       "fractal OpenSimplex2 noise (K.jpg) with fbm, ridged and billow modes and domain warp, float SIMD",
       "K.jpg's OpenSimplex2 2D (public domain; the scalar reference equals the published Java bit for bit) "
@@ -18,6 +18,10 @@ stage_info opensimplex2_stage_info() {
       "a_k (2 (1 - |n|)^2 - 1). warp_amplitude > 0 moves each point by two more OpenSimplex2 fields first. "
       "Evaluated in float SIMD with runtime dispatch (AVX-512/AVX2/SSE4...), bit-identical on every CPU.",
       &apply_opensimplex2);
+  set_cost<opensimplex2_params>(info, [](const opensimplex2_params& p, double cells) {
+    return cells * (p.octaves + (p.warp_amplitude > 0 ? 2 : 0)) * 10.0;
+  });
+  return info;
 }
 
 }  // namespace landform

@@ -9,7 +9,7 @@ void apply_perlin(heightfield& h, const perlin_params& p, const stage_context& c
 }
 
 stage_info perlin_stage_info() {
-  return make_stage_info<perlin_params>(
+  stage_info info = make_stage_info<perlin_params>(
       "perlin", stage_category::generator, stage_scope::pointwise,
       "fractal improved Perlin gradient noise (Perlin 2002) with fbm, ridged and billow modes and domain warp, "
       "float SIMD",
@@ -18,6 +18,10 @@ stage_info perlin_stage_info() {
       "with hash(seed, k), fbm a_k n, billow a_k (2|n| - 1), ridged a_k (2 (1 - |n|)^2 - 1), optional domain "
       "warp by two more Perlin fields. Float SIMD with runtime dispatch, bit-identical on every CPU.",
       &apply_perlin);
+  set_cost<perlin_params>(info, [](const perlin_params& p, double cells) {
+    return cells * (p.octaves + (p.warp_amplitude > 0 ? 2 : 0)) * 10.0;
+  });
+  return info;
 }
 
 }  // namespace landform

@@ -56,7 +56,7 @@ void apply_perturb(heightfield& h, const perturb_params& p, const stage_context&
   const auto world_w = static_cast<double>(ctx.world.width);
   std::vector<float> out(h.size());
   const int w = h.width(), ht = h.height();
-  parallel_rows(ht, ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(ht, [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       const auto gj = static_cast<double>(r.origin_y + j - world_y0);
       for (int i = 0; i < w; ++i) {

@@ -16,7 +16,7 @@ const param_schema<scale_bias_params>& scale_bias_params::schema() {
 }
 
 void apply_scale_bias(heightfield& h, const scale_bias_params& p, const stage_context& ctx) {
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* row = h.row(j);
       for (int i = 0; i < h.width(); ++i) row[i] = static_cast<float>(row[i] * p.scale + p.bias);

@@ -51,11 +51,11 @@ namespace {
 // constant map stays exactly constant and a ramp stays a ramp to float
 // precision. Each output cell sums its taps in a fixed order, so the result is
 // the same for any row partition.
-void separable_pass(heightfield& h, const std::vector<double>& kernel, int nthreads) {
+void separable_pass(heightfield& h, const std::vector<double>& kernel, const stage_context& ctx) {
   const int w = h.width(), ht = h.height();
   const int r = static_cast<int>(kernel.size() / 2);
   std::vector<float> tmp(h.size());
-  parallel_rows(ht, nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(ht, [&](int y0, int y1) {
     std::vector<double> padded(static_cast<std::size_t>(w + 2 * r));
     for (int j = y0; j < y1; ++j) {
       const float* src = h.row(j);
@@ -69,7 +69,7 @@ void separable_pass(heightfield& h, const std::vector<double>& kernel, int nthre
       }
     }
   });
-  parallel_rows(ht, nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(ht, [&](int y0, int y1) {
     std::vector<double> acc(static_cast<std::size_t>(w));
     for (int j = y0; j < y1; ++j) {
       std::fill(acc.begin(), acc.end(), 0.0);
@@ -117,20 +117,28 @@ void apply_smooth(heightfield& h, const smooth_params& p, const stage_context& c
     if (p.method == smooth_params::kind::tutorial) {
       tutorial_pass(h);
     } else {
-      separable_pass(h, kernel, ctx.nthreads);
+      separable_pass(h, kernel, ctx);
     }
     ctx.progress(static_cast<double>(pass + 1) / p.iterations);
   }
 }
 
 stage_info smooth_stage_info() {
-  return make_stage_info<smooth_params>(
+  stage_info info = make_stage_info<smooth_params>(
       "smooth", stage_category::filter, stage_scope::world,
       "Gaussian or box blur, or the tutorial's in-place 3x3 Smoothen()",
       "gaussian and box are separable filters into a separate buffer with clamped edges (borders included). "
       "tutorial is Smoothen() of the Java landscape tutorial (seed document 000): the in-place 3x3 mean over "
       "interior cells. Needs neighbours: a region build computes the world and crops it.",
       &apply_smooth);
+  set_cost<smooth_params>(info, [](const smooth_params& p, double cells) {
+    // Separable passes: the window's taps in each direction.
+    const double taps = p.method == smooth_params::kind::gaussian ? 2.0 * (2.0 * std::ceil(3.0 * p.sigma) + 1.0)
+                        : p.method == smooth_params::kind::box    ? 8.0
+                                                                  : 10.0;
+    return cells * p.iterations * taps;
+  });
+  return info;
 }
 
 }  // namespace landform

@@ -1,5 +1,8 @@
 #include "landform/stages/stage.hpp"
 
+#include "landform/core/error.hpp"
+#include "landform/core/parallel.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -7,6 +10,14 @@ namespace landform {
 
 std::string to_string(stage_category category) {
   return category == stage_category::generator ? "generator" : "filter";
+}
+
+void stage_context::parallel_rows(int rows, const std::function<void(int, int)>& fn) const {
+  landform::parallel_rows(rows, nthreads, fn, stop_requested);
+}
+
+void stage_context::check_stop() const {
+  if (stop_requested()) throw cancelled_error();
 }
 
 bool stage_context::wants(std::string_view name) const {

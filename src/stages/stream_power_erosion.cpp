@@ -66,6 +66,11 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
 
 void stream_power_erosion_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
   if (time_step > duration) problems.emplace_back("time_step", "must not exceed duration");
+  // The step count is an integer loop bound: 1e12 / 1e-300 would overflow it.
+  if (constexpr double k_max_steps = 1e7; duration / time_step > k_max_steps) {
+    problems.emplace_back("time_step", "duration / time_step = " + format_number(duration / time_step) +
+                                           " steps, more than 10^7; use a longer time_step");
+  }
 }
 
 namespace {
@@ -347,6 +352,11 @@ stage_info stream_power_erosion_stage_info() {
         return side_layers(maps, ctx);
       });
   info.writes = {"drainage_area", "erosion_rate", "uplift"};
+  set_cost<stream_power_erosion_params>(info, [](const stream_power_erosion_params& p, double cells) {
+    // Each step fills, routes, solves and diffuses; n != 1 adds Newton iterations.
+    const double steps = std::max(1.0, std::ceil(p.duration / p.time_step - 1e-9));
+    return cells * steps * (p.n == 1.0 ? 150.0 : 400.0);
+  });
   return info;
 }
 

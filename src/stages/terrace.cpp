@@ -36,7 +36,7 @@ void apply_terrace(heightfield& h, const terrace_params& p, const stage_context&
   const double range = p.max - p.min;
   const double steps = p.steps;
   const double s = p.smoothness;
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* row = h.row(j);
       for (int i = 0; i < h.width(); ++i) {

@@ -191,7 +191,7 @@ void apply_thermal_erosion(heightfield& h, const thermal_erosion_params& p, cons
   std::vector<float> rings(static_cast<std::size_t>(chunks) * ring_size);
   for (int done = 0; done < p.iterations;) {
     const int levels = std::min(k_max_levels, p.iterations - done);
-    parallel_rows(chunks * k_spread, ctx.nthreads, [&](int b, int e) {
+    ctx.parallel_rows(chunks * k_spread, [&](int b, int e) {
       for (int c = (b + k_spread - 1) / k_spread; c * k_spread < e; ++c) {
         sweep_chunk(src, dst, ht, c * k_chunk_rows, std::min(ht, (c + 1) * k_chunk_rows), levels, a,
                     rings.data() + static_cast<std::size_t>(c) * ring_size);
@@ -205,7 +205,7 @@ void apply_thermal_erosion(heightfield& h, const thermal_erosion_params& p, cons
 }
 
 stage_info thermal_erosion_stage_info() {
-  return make_stage_info<thermal_erosion_params>(
+  stage_info info = make_stage_info<thermal_erosion_params>(
       "thermal_erosion", stage_category::filter, stage_scope::world,
       "talus erosion: slopes steeper than talus_angle slide down until they are stable",
       "Thermal weathering after Musgrave, Kolb and Mace (SIGGRAPH 1989) and Olsen (2004): every pair of "
@@ -217,6 +217,9 @@ stage_info thermal_erosion_stage_info() {
       "neither drains nor acts as a cliff. Needs the whole world: a region build computes the world and "
       "crops it.",
       &apply_thermal_erosion);
+  set_cost<thermal_erosion_params>(
+      info, [](const thermal_erosion_params& p, double cells) { return cells * p.iterations * 20.0; });
+  return info;
 }
 
 }  // namespace landform

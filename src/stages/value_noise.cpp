@@ -185,7 +185,7 @@ void apply_value_noise(heightfield& h, const value_noise_params& p, const stage_
       throw std::domain_error("value noise lattice coordinates exceed 2^50; increase spacing or feature_size");
     }
   }
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       float* out = h.row(j);
       const double wy = r.world_y(j);

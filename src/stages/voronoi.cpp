@@ -233,7 +233,7 @@ layer_set apply_voronoi(heightfield& h, const voronoi_params& p, const stage_con
   // once per row instead of once per cell, unless sites are much denser than
   // cells. The sites are a pure function of (i, j), so both paths agree.
   const bool table = columns <= 7 * static_cast<std::int64_t>(h.width()) + 64;
-  parallel_rows(h.height(), ctx.nthreads, [&](int y0, int y1) {
+  ctx.parallel_rows(h.height(), [&](int y0, int y1) {
     std::vector<double> sites;
     for (int j = y0; j < y1; ++j) {
       float* out = h.row(j);

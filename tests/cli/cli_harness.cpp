@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -65,11 +66,16 @@ std::vector<std::string> cli_result::out_lines() const {
 }
 
 cli_result run_cli(const std::vector<std::string>& args, const fs::path& cwd) {
+  cli_process process(args, cwd);
+  return process.wait();
+}
+
+cli_process::cli_process(const std::vector<std::string>& args, const fs::path& cwd)
+    : m_capture(make_temp_dir("landform-cli-capture-")) {
   // Captures live in their own directory, never in the test's directory, so
   // they cannot show up in list_tree() of what the CLI wrote.
-  const temp_dir capture;
-  const std::string out_file = (capture / "stdout").string();
-  const std::string err_file = (capture / "stderr").string();
+  const std::string out_file = (m_capture / "stdout").string();
+  const std::string err_file = (m_capture / "stderr").string();
 
   std::vector<std::string> argv_strings;
   argv_strings.reserve(args.size() + 1);
@@ -91,13 +97,34 @@ cli_result run_cli(const std::vector<std::string>& args, const fs::path& cwd) {
   const int spawned = ::posix_spawn(&pid, argv[0], &fa.actions, nullptr, argv.data(), environ);
   INFO("posix_spawn(" << argv[0] << "): " << std::strerror(spawned));
   REQUIRE(spawned == 0);
+  m_pid = pid;
+}
 
+cli_process::~cli_process() {
+  if (m_pid > 0) {
+    ::kill(m_pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  std::error_code ignored;
+  fs::remove_all(m_capture, ignored);
+}
+
+void cli_process::signal(int signal_number) const {
+  REQUIRE(m_pid > 0);
+  REQUIRE(::kill(m_pid, signal_number) == 0);
+}
+
+cli_result cli_process::wait() {
+  REQUIRE(m_pid > 0);
   int status = 0;
   pid_t waited = 0;
   do {
-    waited = ::waitpid(pid, &status, 0);
+    waited = ::waitpid(m_pid, &status, 0);
   } while (waited < 0 && errno == EINTR);
-  REQUIRE(waited == pid);
+  REQUIRE(waited == m_pid);
+  m_pid = -1;
 
   cli_result result;
   if (WIFEXITED(status)) {
@@ -105,8 +132,8 @@ cli_result run_cli(const std::vector<std::string>& args, const fs::path& cwd) {
   } else if (WIFSIGNALED(status)) {
     result.exit_code = -WTERMSIG(status);
   }
-  result.out = read_text(out_file);
-  result.err = read_text(err_file);
+  result.out = read_text(m_capture / "stdout");
+  result.err = read_text(m_capture / "stderr");
   return result;
 }
 

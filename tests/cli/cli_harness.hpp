@@ -28,6 +28,25 @@ struct cli_result {
 /// started.
 cli_result run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd = {});
 
+/// The CLI running in the background (signal and concurrency tests): started
+/// like run_cli, then signalled and waited for.
+class cli_process {
+ public:
+  cli_process(const std::vector<std::string>& args, const std::filesystem::path& cwd = {});
+  ~cli_process();  ///< kills (SIGKILL) and reaps a process not waited for
+  cli_process(const cli_process&) = delete;
+  cli_process& operator=(const cli_process&) = delete;
+
+  /// Sends `signal_number` to the process.
+  void signal(int signal_number) const;
+  /// Waits for the end and returns what it produced.
+  cli_result wait();
+
+ private:
+  int m_pid = -1;
+  std::filesystem::path m_capture;  // stdout and stderr files, removed by wait() or the destructor
+};
+
 /// A fresh, empty directory under std::filesystem::temp_directory_path(),
 /// removed with everything in it when the object is destroyed.
 class temp_dir {

@@ -515,3 +515,27 @@ TEST_CASE("cli: a seed outside the signed 64-bit range is rejected", "[cli][erro
     build_fails(edited("\"seed\": 7", "\"seed\": 18446744073709551615"), 2);
   }
 }
+
+TEST_CASE("cli: a preset nested 60,000 deep is a preset error, not a crash", "[cli][errors]") {
+  const std::string deep = std::string(60000, '[') + std::string(60000, ']');
+  SECTION("in the file") {
+    const cli_result r = build_fails(edited("\"seed\": 7", "\"seed\": 7, \"description\": " + deep), 2);
+    const std::string line = single_error_line(r);
+    INFO(line);
+    CHECK(std::regex_search(
+        line,
+        std::regex(
+            R"(^landform: error: description\[0\][\[\]0]*\.\.\.: .*preset\.json:4:[0-9]+: nested more than 64 arrays or objects deep$)")));
+  }
+  SECTION("through --set") {
+    const cli_result r = build_fails(k_good_preset, 2, {"--set", "description=" + deep});
+    CHECK(single_error_line(r).rfind("landform: error: --set description: value:1:65: nested more", 0) == 0);
+  }
+}
+
+TEST_CASE("cli: --threads beyond the maximum is a usage error, not an OpenMP crash", "[cli][errors]") {
+  for (const std::string threads : {"100000", "60000", "257"}) {
+    const cli_result r = build_fails(k_good_preset, 2, {"--threads", threads});
+    CHECK(r.err.find("--threads") != std::string::npos);
+  }
+}

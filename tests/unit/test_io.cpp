@@ -564,3 +564,34 @@ TEST_CASE("file_transaction: a rename failing mid-commit restores the files alre
   CHECK(list_tree(out) == std::vector<std::string>{"a.png"});
   CHECK(read_file(out / "a.png") == bytes_t{'o', 'l', 'd', ' ', 'a'});
 }
+
+TEST_CASE("file_transaction never writes through a symbolic link that leaves the folder", "[io][file_transaction]") {
+  scratch_dir scratch;
+  const fs::path out = scratch.path / "out", outside = scratch.path / "elsewhere";
+  fs::create_directories(out / "inner");
+  fs::create_directories(outside);
+  fs::create_directory_symlink(outside, out / "tiles");
+  fs::create_directory_symlink(out / "inner", out / "alias");  // stays inside: allowed
+  landform::file_transaction tx(out);
+  try {
+    tx.stage("tiles/x.png", {'x'});
+    FAIL("staged through the link");
+  } catch (const landform::io_error& e) {
+    CHECK(std::string(e.what()).find("leads outside the output folder") != std::string::npos);
+  }
+  tx.stage("alias/y.png", {'y'});
+  tx.commit();
+  CHECK(list_tree(outside).empty());
+  CHECK(read_file(out / "inner" / "y.png") == bytes_t{'y'});
+}
+
+TEST_CASE("file_transaction removes stale temporaries of its own naming only", "[io][file_transaction]") {
+  scratch_dir scratch;
+  for (const char* name : {".height.png.tmp-a1B2c3", ".n.png.tmp-ZZZZZZ.old", ".keep.tmp-short", "keep.png",
+                           ".keep.png.tmp-abc_ef", "x.tmp-abcdef"}) {
+    std::ofstream(scratch.path / name) << "x";
+  }
+  CHECK(landform::file_transaction::remove_stale_temporaries(scratch.path) == 2);
+  CHECK(list_tree(scratch.path) ==
+        std::vector<std::string>{".keep.png.tmp-abc_ef", ".keep.tmp-short", "keep.png", "x.tmp-abcdef"});
+}

@@ -6,8 +6,12 @@
 
 namespace landform {
 
+/// Most threads the library starts: more only cost memory (OpenMP crashes
+/// near 100,000), and results do not depend on the count.
+inline constexpr int k_max_threads = 256;
+
 /// Number of threads `parallel_rows` uses for a request of `nthreads`
-/// (0 = all available cores, 1 = serial).
+/// (0 = all available cores, 1 = serial), at most k_max_threads.
 int resolve_threads(int nthreads);
 
 /// Calls `fn(row_begin, row_end)` on disjoint row blocks covering [0, rows).
@@ -19,5 +23,11 @@ int resolve_threads(int nthreads);
 /// `nthreads` = 0 uses all cores; 1 runs serially on the calling thread, which
 /// is the reference path. Exceptions thrown by `fn` are rethrown here.
 void parallel_rows(int rows, int nthreads, const std::function<void(int, int)>& fn);
+
+/// parallel_rows that polls `stop` (thread-safe) before each block: once it
+/// returns true no further block starts and cancelled_error is thrown after
+/// the running blocks end. A block is 8 rows, so a stage whose row costs less
+/// than ~10 ms stops within ~100 ms.
+void parallel_rows(int rows, int nthreads, const std::function<void(int, int)>& fn, const std::function<bool()>& stop);
 
 }  // namespace landform

@@ -32,6 +32,12 @@ namespace landform {
 /// Not thread-safe: one thread stages and commits.
 class file_transaction {
  public:
+  /// Removes the temporaries of this class's naming (`.<name>.tmp-XXXXXX`,
+  /// regular files) directly in `dir`, left by a build that was killed
+  /// (SIGKILL, power loss). Only safe while no other build writes into
+  /// `dir` (hold its lock). Returns how many were removed; never throws.
+  static std::size_t remove_stale_temporaries(const std::filesystem::path& dir);
+
   /// Remembers `dir`; nothing is created until the first stage().
   explicit file_transaction(std::filesystem::path dir);
   /// Removes the temporary files (and created, still empty directories) of an
@@ -50,6 +56,8 @@ class file_transaction {
   /// if the temporary cannot be written (`cannot write '<file>': <reason>`);
   /// nothing of that name is left behind. Throws std::invalid_argument for a
   /// bad or duplicate name.
+  /// A name whose folder resolves (through symbolic links) outside `dir`
+  /// throws io_error naming the file: no output leaves the output folder.
   void stage(const std::string& relative_name, std::vector<std::uint8_t> bytes);
 
   /// Renames every staged temporary onto its final name, replacing existing
@@ -70,6 +78,8 @@ class file_transaction {
 
   /// Creates `parent` and its missing ancestors, recording the new ones.
   void create_parent(const std::filesystem::path& parent);
+  /// Throws io_error when `final_path`'s folder resolves outside m_dir.
+  void check_inside(const std::filesystem::path& final_path) const;
   /// Removes the temporaries of entries [first, end) and the created
   /// directories that are empty, then forgets everything.
   void discard_from(std::size_t first) noexcept;

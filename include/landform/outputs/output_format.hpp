@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,13 @@ struct raster {
   std::vector<std::pair<std::string, std::string>> text;
   /// Placement in the world: GeoTIFF tags in TIFF formats, ignored by others.
   std::optional<georeference> geo;
+};
+
+/// A map to be written holds NaN or infinity (thrown by
+/// encode_unit_samples; the pipeline names the output).
+class non_finite_output_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 /// One file encoding, e.g. png16.

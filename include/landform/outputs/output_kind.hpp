@@ -74,6 +74,10 @@ struct output_kind {
   std::function<json(const json& options)> canonical;
   std::function<void(const json& options, std::vector<preset_issue>& issues)> check_rules;
   std::function<encoded_file(const json& options, const std::string& format, const output_context& ctx)> encode;
+  /// How many files the output writes, named name_0, name_1, ... (splat: one
+  /// per four layers); empty: one file under its own name. Lets validation
+  /// find a numbered name that collides with another output's.
+  std::function<std::size_t(const json& options)> file_count;
   /// Side layers the output reads (e.g. biome's moisture layer), so the
   /// pipeline keeps them; may be empty.
   std::function<std::vector<std::string>(const json& options)> reads;

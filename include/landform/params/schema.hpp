@@ -18,8 +18,11 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -80,6 +83,11 @@ inline param_range strictly_between(double lo, double hi) {
 /// A JSON value as the user wrote it, shortened for one-line messages.
 std::string show_value(const json& value);
 
+/// A key, path or word from the preset as a message shows it: at most 64
+/// bytes (cut at a UTF-8 boundary, "..." appended), so a 10 MB key does not
+/// fill the terminal or the error list.
+std::string show_key(std::string_view key);
+
 /// One parameter, type-erased: what `landform stages` prints and what
 /// validation checks against.
 struct param_spec {
@@ -87,6 +95,9 @@ struct param_spec {
   param_kind kind = param_kind::number;
   json default_value;
   param_range range;
+  /// What the member's type can hold (integers: its limits; unbounded for
+  /// doubles). `range` must lie inside it, or a valid value would wrap.
+  param_range storage;
   std::vector<std::string> choices;  ///< for param_kind::choice
   std::string unit;                  ///< e.g. "cells", "world units", "" if unitless
   std::string doc;                   ///< one line: what it is
@@ -377,6 +388,10 @@ class param_schema {
   param_decl<P, K> declare(std::string name, T P::*member) {
     param_spec spec = make_spec(std::move(name), K);
     spec.default_value = json(P{}.*member);
+    if constexpr (std::is_integral_v<T>) {
+      spec.storage = between(static_cast<double>(std::numeric_limits<T>::lowest()),
+                             static_cast<double>(std::numeric_limits<T>::max()));
+    }
     if constexpr (K == param_kind::layer) spec.optional = spec.default_value == "";
     m_specs.push_back(std::move(spec));
     m_setters.push_back([member](P& p, const json& v) { p.*member = v.get<T>(); });

@@ -30,7 +30,10 @@ struct encoded_output {
 };
 
 /// Encodes every output of `p` from a run's result (see output_kind).
-std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads = 0);
+/// `stop_requested`, when given, is polled before each output; true throws
+/// cancelled_error.
+std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads = 0,
+                                           const std::function<bool()>& stop_requested = {});
 
 /// The manifest written beside the outputs: tool version, canonical preset and
 /// its SHA-256, seed, size, origin, cell size, world, height range before

@@ -64,6 +64,9 @@ struct run_options {
   /// Called with the stage name and the overall fraction done in [0, 1];
   /// return false to cancel (run() then throws cancelled_error). May be empty.
   std::function<bool(std::string_view stage, double fraction)> progress;
+  /// Polled from worker threads (so thread-safe) at least every ~100 ms of
+  /// work; returning true cancels (cancelled_error). May be empty.
+  std::function<bool()> stop_requested;
 };
 
 /// A preset that passed validation, with its stages created.
@@ -110,6 +113,14 @@ class pipeline {
   [[nodiscard]] const json& canonical() const { return m_canonical; }
   /// True when run() computes the whole world and crops the region from it.
   [[nodiscard]] bool computes_world() const;
+  /// Estimated run time of the stages on one core, in seconds: the sum of
+  /// each stage's stage_info::cost over the cells run() computes. Rough (a
+  /// factor of a few); meant to tell a preset that runs for hours from one
+  /// that runs for seconds before anything runs.
+  [[nodiscard]] double estimated_seconds() const;
+  /// The same estimate per stage, in the order of stages() (0 for a stage
+  /// that does not run).
+  [[nodiscard]] std::vector<double> estimated_stage_seconds() const;
   /// Cells of terrain the outputs need around the region; -1 = the whole world.
   [[nodiscard]] int halo() const { return m_halo; }
 

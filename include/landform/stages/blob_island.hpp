@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "landform/stages/stage.hpp"
@@ -39,7 +40,9 @@ int blob_island_clusters(const blob_island_params& p);
 int blob_island_radius(const blob_island_params& p);
 
 /// The dot lattice (resolution x resolution, row-major, 0 or 1) before erosion.
-std::vector<float> blob_island_dots(const blob_island_params& p, std::uint64_t seed);
+/// `stop` (may be empty) is polled per cluster; true throws cancelled_error.
+std::vector<float> blob_island_dots(const blob_island_params& p, std::uint64_t seed,
+                                    const std::function<bool()>& stop = {});
 
 /// One cellular-automaton pass over an n x n lattice: each node's neighbour
 /// average, before the remap (exactly the seed's loop):
@@ -53,7 +56,9 @@ std::vector<float> blob_island_average(const std::vector<float>& grid, int n, bl
 
 /// The island lattice: the dots, or after `erosion` passes the last pass's
 /// neighbour averages (earlier passes remapped), to be remapped per cell.
-std::vector<float> blob_island_lattice(const blob_island_params& p, std::uint64_t seed, int nthreads);
+/// `stop` as for blob_island_dots, also polled per pass.
+std::vector<float> blob_island_lattice(const blob_island_params& p, std::uint64_t seed, int nthreads,
+                                       const std::function<bool()>& stop = {});
 
 /// Fills `h` with a floating-island heightmap: clusters of random dots
 /// smoothed by a neighbour-counting cellular automaton.

@@ -17,7 +17,7 @@ namespace landform {
 struct hydraulic_erosion_params {
   enum class spawn_kind { uniform, high_ground };
   double droplets_per_cell = 1.0;          ///< droplets / cell, 0 to 1000; used when droplet_count is 0
-  int droplet_count = 0;                   ///< droplets in total; > 0 overrides droplets_per_cell
+  int droplet_count = 0;                   ///< droplets in total, 0 to 10^9; > 0 overrides droplets_per_cell
   spawn_kind spawn = spawn_kind::uniform;  ///< where droplets start
   double inertia = 0.05;                   ///< 0 to 0.99: share of the previous direction kept per step
   double sediment_capacity_factor = 4.0;   ///< capacity per (slope x speed x water), > 0

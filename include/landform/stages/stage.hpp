@@ -51,11 +51,21 @@ struct stage_context {
   /// Reports progress within the stage, fraction in [0, 1]. Throws
   /// cancelled_error when the caller asked to stop. Never null.
   std::function<void(double)> progress = [](double) {};
+  /// True once the caller asked to stop; thread-safe, cheap, polled from
+  /// worker threads at least every ~100 ms of work (a stage then throws
+  /// cancelled_error). Never null.
+  std::function<bool()> stop_requested = [] { return false; };
   /// The layers the stage declares in stage_info::reads, by name, as earlier
   /// stages wrote them (null when none did), and no others: the pipeline
   /// fills one entry per declared read. Read them with read_layer().
   std::vector<std::pair<std::string, const std::vector<float>*>> read_layers;
 
+  /// landform::parallel_rows with this context's threads, stopping between
+  /// row blocks when stop_requested() (cancelled_error).
+  void parallel_rows(int rows, const std::function<void(int, int)>& fn) const;
+  /// Throws cancelled_error when stop_requested(): for loops that are not
+  /// row blocks (passes, faults, droplets).
+  void check_stop() const;
   /// True when the caller keeps the side layer `name`.
   [[nodiscard]] bool wants(std::string_view name) const;
   /// The layer `name`, which the stage must declare in stage_info::reads
@@ -91,6 +101,10 @@ struct stage_inputs {
   [[nodiscard]] std::shared_ptr<const heightmap_samples> file(const std::string& param) const;
 };
 
+/// Work per cell of a stage that visits each cell once with a few
+/// operations (the cost of a stage that declares none), in nanoseconds.
+inline constexpr double k_nominal_cell_cost_ns = 5.0;
+
 /// A registered stage type: metadata plus a factory.
 struct stage_info {
   std::string name;  ///< stable snake_case key used in presets; never renamed
@@ -118,6 +132,13 @@ struct stage_info {
   std::function<json(const json& params)> canonical;
   /// Files the stage reads (loaded and decoded by the pipeline).
   std::vector<stage_file> files;
+  /// Estimated work of the stage on one core, in nanoseconds, from checked
+  /// params and the cells it computes: cells x iterations x a per-cell cost
+  /// measured on a 2020s x86 core. Rough (a factor of a few either way); it
+  /// only has to tell seconds from hours (pipeline::estimated_seconds).
+  std::function<double(const json& params, double cells)> cost = [](const json&, double cells) {
+    return k_nominal_cell_cost_ns * cells;
+  };
   /// Builds the runnable stage from checked params and its decoded files.
   std::function<stage_fn(const json& params, const stage_inputs& inputs)> create;
 };
@@ -176,5 +197,12 @@ make_stage_info(std::string name, stage_category category, stage_scope scope, st
 
 /// "generator" or "filter".
 std::string to_string(stage_category category);
+
+/// Sets `info.cost` from the typed params: `ns(params, cells)` estimates
+/// the stage's work in nanoseconds on one core (see stage_info::cost).
+template <class P, class F>
+void set_cost(stage_info& info, F ns) {
+  info.cost = [ns](const json& params, double cells) { return ns(P::schema().parse(params), cells); };
+}
 
 }  // namespace landform

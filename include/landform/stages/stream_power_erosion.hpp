@@ -28,7 +28,7 @@ struct stream_power_erosion_params {
   double deposition = 0.0;  ///< G, dimensionless, 0 to 10 (Yuan et al. 2019); 0 = detachment-limited
 
   static const param_schema<stream_power_erosion_params>& schema();
-  /// Rules across parameters: time_step <= duration.
+  /// Rules across parameters: time_step <= duration, at most 10^7 steps.
   void check(std::vector<std::pair<std::string, std::string>>& problems) const;
 };
 

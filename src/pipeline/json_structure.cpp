@@ -1,0 +1,122 @@
+#include "pipeline/json_structure.hpp"
+
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "landform/params/schema.hpp"
+
+namespace landform::detail {
+
+namespace {
+
+// One open array or object while scanning.
+struct frame {
+  bool object = false;
+  std::size_t index = 0;       // arrays: the element being read
+  std::string key;             // objects: the key being read (decoded)
+  bool expect_key = true;      // objects: the next string is a key
+  std::set<std::string> keys;  // objects: the keys read so far
+};
+
+// `stages[3].params.a`: the path the user reads in every other message.
+std::string path_of(const std::vector<frame>& stack) {
+  std::string path;
+  for (const frame& f : stack) {
+    if (f.object) {
+      if (f.key.empty() && f.expect_key) continue;
+      if (!path.empty()) path += '.';
+      path += show_key(f.key);
+    } else {
+      // Appended piecewise: GCC 12 warns falsely (-Wrestrict, PR105329) on
+      // "literal" + std::string temporaries.
+      path += '[';
+      path += std::to_string(f.index);
+      path += ']';
+    }
+  }
+  return path;
+}
+
+// The text of a string token from its opening quote; `end` is set one past
+// the closing quote (or to the end of the text if it is unterminated).
+std::string_view string_token(std::string_view text, std::size_t start, std::size_t& end) {
+  std::size_t k = start + 1;
+  while (k < text.size() && text[k] != '"') k += text[k] == '\\' ? 2 : 1;
+  end = std::min(k + 1, text.size());
+  return text.substr(start, end - start);
+}
+
+// A key as nlohmann will store it: escapes decoded, so "a" and "\u0061"
+// are the same key. A malformed token is left to the parser's error.
+std::string decoded_key(std::string_view token) {
+  if (token.find('\\') == std::string_view::npos) return std::string(token.substr(1, token.size() - 2));
+  try {
+    return nlohmann::json::parse(token).get<std::string>();
+  } catch (const nlohmann::json::exception&) {
+    return std::string(token);
+  }
+}
+
+}  // namespace
+
+std::string json_location(std::string_view text, const std::string& source, std::size_t offset) {
+  std::size_t line = 1, column = 1;
+  const std::size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  for (std::size_t k = start; k < offset && k < text.size(); ++k) {
+    const auto byte = static_cast<unsigned char>(text[k]);
+    if (text[k] == '\n') {
+      ++line;
+      column = 1;
+    } else if ((byte & 0xC0) != 0x80) {
+      ++column;
+    }
+  }
+  return source + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+std::vector<preset_issue> scan_json_structure(std::string_view text, const std::string& source) {
+  std::vector<preset_issue> duplicates;
+  std::vector<frame> stack;
+  for (std::size_t k = 0; k < text.size();) {
+    const char c = text[k];
+    if (c == '"') {
+      std::size_t end = 0;
+      const std::string_view token = string_token(text, k, end);
+      if (!stack.empty() && stack.back().object && stack.back().expect_key) {
+        frame& f = stack.back();
+        f.key = decoded_key(token);
+        f.expect_key = false;
+        if (!f.keys.insert(f.key).second) {
+          duplicates.push_back({path_of(stack), json_location(text, source, k) +
+                                                    ": duplicate key (a key may appear once in an object)"});
+        }
+      }
+      k = end;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      if (stack.size() >= k_max_json_depth) {
+        throw preset_error(show_key(path_of(stack)), json_location(text, source, k) + ": nested more than " +
+                                                         std::to_string(k_max_json_depth) + " arrays or objects deep");
+      }
+      frame f;
+      f.object = c == '{';
+      stack.push_back(std::move(f));
+    } else if ((c == ']' || c == '}') && !stack.empty()) {
+      stack.pop_back();
+    } else if (c == ',' && !stack.empty()) {
+      frame& f = stack.back();
+      if (f.object) {
+        f.expect_key = true;
+        f.key.clear();
+      } else {
+        ++f.index;
+      }
+    }
+    ++k;
+  }
+  return duplicates;
+}
+
+}  // namespace landform::detail

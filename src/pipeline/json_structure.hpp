@@ -1,0 +1,32 @@
+#pragma once
+// The checks nlohmann's parser does not make, run over the preset text before
+// it is parsed: nesting depth (a document nested 60,000 deep parses, but every
+// recursive copy or walk of it afterwards overflows the stack) and duplicate
+// object keys (nlohmann silently keeps the last one).
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "landform/core/error.hpp"
+
+namespace landform::detail {
+
+/// Deepest nesting of arrays and objects a preset may use. Real presets stay
+/// below 8; the limit only keeps recursion over the document bounded.
+inline constexpr std::size_t k_max_json_depth = 64;
+
+/// Scans JSON `text` (possibly malformed: the scanner only looks at
+/// structure and leaves syntax errors to the parser). Throws preset_error
+/// right away when nesting exceeds k_max_json_depth, naming the JSON path and
+/// `source:line:column` of the bracket that went too deep. Returns one issue
+/// per duplicate object key (path of the key, both locations), so that a
+/// syntax error, reported by the parser, can take precedence.
+std::vector<preset_issue> scan_json_structure(std::string_view text, const std::string& source);
+
+/// `source:line:column` of byte `offset` in `text`; columns count UTF-8
+/// characters, a leading byte-order mark is skipped.
+std::string json_location(std::string_view text, const std::string& source, std::size_t offset);
+
+}  // namespace landform::detail

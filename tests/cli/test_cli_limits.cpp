@@ -1,0 +1,65 @@
+// Limits the CLI reports before or after a build (issue 13): the run-time
+// estimate (a warning, or exit 2 beyond --max-seconds) and a constant result.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "cli/cli_harness.hpp"
+
+namespace {
+
+using landform_test::cli_result;
+using landform_test::list_tree;
+using landform_test::run_cli;
+using landform_test::temp_dir;
+
+// 100,000 faults over 16384^2 cells: about 16 hours on one core.
+const std::string k_hours_preset = R"({"landform": 1, "size": 16384,
+  "stages": [{"type": "fault_line", "iterations": 100000}],
+  "outputs": [{"map": "height", "format": "png16", "file": "h.png"}]})";
+
+}  // namespace
+
+TEST_CASE("cli: validate warns about a preset estimated to run for hours", "[cli][limits]") {
+  const temp_dir dir;
+  const auto preset = dir.write("p.json", k_hours_preset);
+  const cli_result r = run_cli({"validate", preset.string()});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.rfind("landform: warning: stages[0] (fault_line): estimated run time ", 0) == 0);
+  CHECK(r.err.find(" h on one core") != std::string::npos);
+}
+
+TEST_CASE("cli: --max-seconds refuses a long preset with exit 2 and writes nothing", "[cli][limits]") {
+  const temp_dir dir;
+  const auto preset = dir.write("p.json", k_hours_preset);
+  for (const std::string command : {"validate", "build"}) {
+    std::vector<std::string> args = {command, preset.string(), "--max-seconds", "60"};
+    if (command == "build") args.insert(args.end(), {"-o", (dir / "out").string()});
+    const cli_result r = run_cli(args);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("landform: error: stages[0] (fault_line): estimated run time ") == 0);
+    CHECK(r.err.find("more than --max-seconds 60") != std::string::npos);
+  }
+  CHECK(list_tree(dir.path()) == std::vector<std::string>{"p.json"});
+  // A small preset passes the same limit silently.
+  const auto small = dir.write("s.json", R"({"size": 32, "stages": [{"type": "fault_line", "iterations": 50}]})");
+  const cli_result ok = run_cli({"validate", small.string(), "--max-seconds", "60"});
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.err.empty());
+}
+
+TEST_CASE("cli: a constant result builds with a warning", "[cli][limits]") {
+  const temp_dir dir;
+  const auto preset = dir.write("p.json", R"({"size": 16, "stages": [{"type": "constant", "value": 0.25}],
+    "outputs": [{"map": "height", "format": "png16", "file": "h.png"}]})");
+  const cli_result r = run_cli({"build", preset.string(), "-o", (dir / "out").string(), "-q"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err ==
+        "landform: warning: every height is 0.25: the result is constant (a flat map normalised, or "
+        "stages that cancel out?)\n");
+}
