@@ -785,6 +785,7 @@ stage_info hydraulic_erosion_stage_info() {
   // two hydraulic stages add up.
   info.writes = {"erosion", "deposition", "droplet_flow"};
   info.accumulates = info.writes;
+  info.halo_rule = "whole world (a droplet travels without bound)";
   return info;
 }
 

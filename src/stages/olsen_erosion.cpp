@@ -74,7 +74,7 @@ void apply_olsen_erosion(heightfield& h, const olsen_erosion_params& p, const st
 }
 
 stage_info olsen_erosion_stage_info() {
-  return make_stage_info<olsen_erosion_params>(
+  stage_info info = make_stage_info<olsen_erosion_params>(
       "olsen_erosion", stage_category::filter, stage_scope::world,
       "the tutorial's Erode(smoothness): flatten gentle slopes, keep steep ones (Olsen 2004)",
       "Each pass moves half of the largest drop to the lowest Moore neighbour, in place, but only where that "
@@ -84,6 +84,8 @@ stage_info olsen_erosion_stage_info() {
       "visiting order is part of the algorithm). Needs the whole world: a region build computes the world "
       "and crops it.",
       &apply_olsen_erosion);
+  info.halo_rule = "whole world (the in-place scan carries material along it without bound)";
+  return info;
 }
 
 }  // namespace landform

@@ -344,6 +344,7 @@ stage_info stream_power_erosion_stage_info() {
         return side_layers(maps, ctx);
       });
   info.writes = {"drainage_area", "erosion_rate", "uplift"};
+  info.halo_rule = "whole world (every cell drains to the map edge)";
   return info;
 }
 
