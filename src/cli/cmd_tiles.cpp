@@ -314,7 +314,7 @@ int run_finish(const finish_options& o) {
                             {"height_range", manifest.at("height_range")},
                             {"computed", manifest.value("computed", json(nullptr))}});
   }
-  const auto grid = plan.at("grid");
+  const auto& grid = plan.at("grid");
   const tile_sampler at = [&](int index, std::int64_t x, std::int64_t y) {
     const tile_spec& t = tiles[static_cast<std::size_t>(index)];
     return heights[static_cast<std::size_t>(index)]
