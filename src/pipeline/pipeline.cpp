@@ -482,7 +482,6 @@ bool pipeline::computes_world() const {
   return m_halo < 0 || stage_halo() < 0;
 }
 
-
 namespace {
 
 // Runs one stage into its target (the heights or a named layer), blending a
