@@ -17,7 +17,8 @@ packages=(
 )
 test_packages=(
   catch2 libbenchmark-dev
-  gdal-bin  # tests compare slope and aspect with gdaldem
+  gdal-bin  # tests compare slope and aspect with gdaldem; gdalinfo opens the tile mosaic (world.vrt)
+  parallel  # GNU parallel: the tiles test runs a tile plan's jobs.txt with it
   python3 python3-jsonschema  # tests check presets against `landform schema`
 )
 check_packages=(

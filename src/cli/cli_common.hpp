@@ -35,7 +35,23 @@ nlohmann::json load_preset(const preset_source& source);
 /// Prints the error of the current exception to stderr, returns the exit code.
 int report_current_exception();
 
+/// How `landform build` writes a build (also used by `landform tiles build`).
+struct build_settings {
+  std::string out_dir = "out";
+  int threads = 0;
+  bool quiet = false;
+  bool strict = false;  // target problems are errors (exit 2)
+  bool clean = false;   // remove the previous build's files this one does not write
+  std::optional<double> max_seconds;  // refuse presets estimated to run longer (one core)
+};
+
+/// Builds a preset (edits applied) into `o.out_dir`: outputs and
+/// manifest.json through a file transaction. Returns the exit code; throws
+/// preset_error, io_error or cancelled_error.
+int build_into(const nlohmann::json& preset, const std::filesystem::path& base_dir, const build_settings& o);
+
 void setup_build(CLI::App& app);
+void setup_tiles(CLI::App& app);
 void setup_validate(CLI::App& app);
 void setup_stages(CLI::App& app);
 void setup_outputs(CLI::App& app);

@@ -26,13 +26,8 @@ namespace {
 
 struct build_options {
   preset_source source;
-  std::string out_dir = "out";
-  int threads = 0;
-  bool quiet = false;
   std::optional<std::string> target;  // overrides the preset's "target"
-  bool strict = false;                // target problems are errors (exit 2)
-  bool clean = false;                 // remove the previous build's files this one does not write
-  std::optional<double> max_seconds;  // refuse presets estimated to run longer (one core)
+  build_settings settings;
 };
 
 // A one-line progress bar, redrawn in place, only when stderr is a terminal.
@@ -98,7 +93,7 @@ json previous_manifest(const std::filesystem::path& dir) {
 // Files the previous manifest listed and this build did not write: a warning
 // each, or with --clean removed (regular files and symlinks only, nothing the
 // previous manifest did not list).
-void handle_stale_files(const build_options& o, const std::vector<std::string>& stale) {
+void handle_stale_files(const build_settings& o, const std::vector<std::string>& stale) {
   namespace fs = std::filesystem;
   for (const auto& name : stale) {
     const fs::path path = fs::path(o.out_dir) / name;
@@ -116,12 +111,12 @@ void handle_stale_files(const build_options& o, const std::vector<std::string>& 
   }
 }
 
-int run_build(const build_options& o) {
+}  // namespace
+
+int build_into(const json& preset, const std::filesystem::path& base_dir, const build_settings& o) {
   const auto start = std::chrono::steady_clock::now();
   const interrupt_guard interrupts;
-  json preset = load_preset(o.source);
-  if (o.target && preset.is_object()) preset["target"] = *o.target;
-  const pipeline p = pipeline::build(preset, preset_folder(o.source));
+  const pipeline p = pipeline::build(preset, base_dir);
   check_target(p, o.strict);
   check_cost(p, o.max_seconds);
   progress_line progress(!o.quiet && isatty(STDERR_FILENO));
@@ -137,7 +132,7 @@ int run_build(const build_options& o) {
   warn_if_constant(h);
 
   const auto files = encode_outputs(p, result, o.threads, run.stop_requested);
-  const json manifest = make_manifest(p, h, files);
+  const json manifest = make_manifest(p, h, files, &result);
   const std::string manifest_text = manifest.dump(2) + "\n";
   // Everything is staged to temporary files first and renamed at the end, so
   // a failure at any point leaves no partial file behind.
@@ -175,27 +170,35 @@ int run_build(const build_options& o) {
   return k_exit_ok;
 }
 
+namespace {
+
+int run_build(const build_options& o) {
+  json preset = load_preset(o.source);
+  if (o.target && preset.is_object()) preset["target"] = *o.target;
+  return build_into(preset, preset_folder(o.source), o.settings);
+}
+
 }  // namespace
 
 void setup_build(CLI::App& app) {
   auto options = std::make_shared<build_options>();
   CLI::App* cmd = app.add_subcommand("build", "run a preset and write its outputs and manifest.json");
   cmd->add_option("preset", options->source.file, "preset JSON file (default: the built-in default preset)");
-  cmd->add_option("-o,--out", options->out_dir, "output directory, created if missing (default: out)")
+  cmd->add_option("-o,--out", options->settings.out_dir, "output directory, created if missing (default: out)")
       ->check([](const std::string& dir) { return dir.empty() ? std::string("must not be empty") : std::string(); });
   add_preset_edit_options(*cmd, options->source);
-  add_max_seconds_option(*cmd, options->max_seconds);
+  add_max_seconds_option(*cmd, options->settings.max_seconds);
   cmd->add_option(
-         "--threads", options->threads,
+         "--threads", options->settings.threads,
          "worker threads, 0 = all cores, at most " + std::to_string(k_max_threads) + " (results are identical)")
       ->check(CLI::Range(0, k_max_threads));
   cmd->add_option("--target", options->target,
                   "game engine the build is for (unity | unreal | godot; overrides the preset's \"target\"): "
                   "checks the size and outputs against the engine and warns");
-  cmd->add_flag("--strict", options->strict, "with a target: its problems are errors (exit 2), not warnings");
-  cmd->add_flag("--clean", options->clean,
+  cmd->add_flag("--strict", options->settings.strict, "with a target: its problems are errors (exit 2), not warnings");
+  cmd->add_flag("--clean", options->settings.clean,
                 "remove the files the previous build's manifest lists and this build does not write (only those)");
-  cmd->add_flag("-q,--quiet", options->quiet, "print nothing on success (warnings still go to stderr)");
+  cmd->add_flag("-q,--quiet", options->settings.quiet, "print nothing on success (warnings still go to stderr)");
   cmd->callback([options] {
     int code = k_exit_ok;
     try {

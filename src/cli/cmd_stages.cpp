@@ -15,7 +15,8 @@ namespace {
 nlohmann::json stage_json(const stage_info& s) {
   return {{"name", s.name},
           {"category", to_string(s.category)},
-          {"scope", s.scope == stage_scope::world ? "world" : "pointwise"},
+          {"scope", to_string(s.scope)},
+          {"halo", s.halo_rule},
           {"summary", s.summary},
           {"description", s.description},
           {"writes", s.writes},
@@ -57,7 +58,9 @@ void print_markdown(const std::vector<const stage_info*>& stages, std::ostream& 
     out << "## `" << s->name << "` (" << to_string(s->category) << ")\n\n"
         << "![" << s->name << "](img/stages/" << s->name << ".png)\n\n"
         << s->summary << ".\n\n"
-        << s->description << "\n\n";
+        << s->description << "\n\n"
+        << "Scope: " << to_string(s->scope) << "; halo (cells a region build adds around the region): " << s->halo_rule
+        << ".\n\n";
     if (auto flow = data_flow_line(*s); !flow.empty()) out << flow << "\n\n";
     print_params_markdown(s->params, "parameter", out);
     out << '\n';

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   landform::cli::setup_stages(app);
   landform::cli::setup_outputs(app);
   landform::cli::setup_schema(app);
+  landform::cli::setup_tiles(app);
   auto is_command = [&app](const std::string& name) {
     for (const CLI::App* sub : app.get_subcommands({})) {
       if (sub->get_name() == name) return true;
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
     std::cerr << "landform: error: unknown command \"" << argv[1]
-              << "\"; commands: build, validate, stages, outputs, schema\n";
+              << "\"; commands: build, validate, stages, outputs, schema, tiles\n";
     return landform::cli::k_exit_usage;
   }
   try {

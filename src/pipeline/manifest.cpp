@@ -297,7 +297,35 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
   return out;
 }
 
-json make_manifest(const pipeline& p, const heightfield& h, const std::vector<encoded_output>& files) {
+json computed_block(const pipeline& p, const build_result* result) {
+  const region area = p.computed_area();
+  const region& r = p.region();
+  const bool same =
+      area.origin_x == r.origin_x && area.origin_y == r.origin_y && area.width == r.width && area.height == r.height;
+  const int halo = p.stage_halo() < 0 || p.halo() < 0 ? -1 : p.stage_halo() + p.halo();
+  json stages = json::array();
+  for (std::size_t k = 0; k < p.stages().size(); ++k) {
+    const pipeline_stage& s = p.stages()[k];
+    if (!s.run) continue;
+    json entry = {{"stage", s.path}, {"scope", to_string(s.scope)}};
+    entry["halo"] = s.halo < 0 ? json("world") : json(s.halo);
+    if (result) {
+      for (const auto& [index, range] : result->world_ranges) {
+        if (index == k) entry["world_range"] = {range.first, range.second};
+      }
+    }
+    stages.push_back(entry);
+  }
+  return {{"mode", p.computes_world() ? "world"
+                   : same             ? "region"
+                                      : "halo"},
+          {"area", {{"origin", {area.origin_x, area.origin_y}}, {"size", {area.width, area.height}}}},
+          {"halo", halo < 0 ? json(nullptr) : json(halo)},
+          {"stages", stages}};
+}
+
+json make_manifest(const pipeline& p, const heightfield& h, const std::vector<encoded_output>& files,
+                   const build_result* result) {
   float lo = 0.0f, hi = 0.0f;
   if (h.size() > 0) {
     const auto [mn, mx] = std::minmax_element(h.values().begin(), h.values().end());
@@ -325,6 +353,7 @@ json make_manifest(const pipeline& p, const heightfield& h, const std::vector<en
       {"height_range", {lo, hi}},
       {"clipped_cells", clipped},
       {"import", engine_import_values(p)},
+      {"computed", computed_block(p, result)},
       {"files", file_list}};
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "landform/core/rng.hpp"
+#include "landform/core/world_frame.hpp"
 #include "landform/io/decode.hpp"
 #include "landform/io/sha256.hpp"
 #include "landform/outputs/output_kind.hpp"
@@ -306,6 +307,9 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
         s.seed = derive_stage_seed(top.seed, s.key);
       }
       s.scope = info->scope_of(canonical);
+      s.halo = s.scope == stage_scope::world ? -1 : std::max(0, info->halo_of(canonical));
+      // A slope band reads Horn's gradient: one more cell.
+      if (s.halo >= 0 && comp.mask && comp.mask->slope_lo) s.halo += 1;
       if (canonical.value("enabled", true)) {
         for (const auto& name : info->reads) {
           if (std::find(layers.begin(), layers.end(), name) == layers.end()) {
@@ -372,9 +376,8 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
 }
 
 std::vector<double> pipeline::estimated_stage_seconds() const {
-  const auto padded = [&](int side) { return static_cast<double>(side) + 2.0 * std::max(0, m_halo); };
-  const double cells = computes_world() ? static_cast<double>(m_world.width) * m_world.height
-                                        : padded(m_region.width) * padded(m_region.height);
+  const landform::region area = computed_area();
+  const double cells = static_cast<double>(area.width) * area.height;
   std::vector<double> seconds;
   seconds.reserve(m_stages.size());
   for (const auto& s : m_stages) seconds.push_back(s.run ? s.info->cost(s.params, cells) * 1e-9 : 0.0);
@@ -387,32 +390,36 @@ double pipeline::estimated_seconds() const {
   return total;
 }
 
-bool pipeline::computes_world() const {
-  const bool region_is_world = m_region.origin_x == m_world.origin_x && m_region.origin_y == m_world.origin_y &&
-                               m_region.width == m_world.width && m_region.height == m_world.height;
-  if (region_is_world) return false;
-  if (m_halo < 0) return true;
-  return std::any_of(m_stages.begin(), m_stages.end(),
-                     [](const pipeline_stage& s) { return s.run && s.scope == stage_scope::world; });
-}
-
 namespace {
 
-// The region grown by `halo` cells on every side, clipped to the world.
-region grown_region(const region& r, const world_extent& w, int halo) {
-  region out = r;
-  const std::int64_t x0 = std::max(r.origin_x - halo, w.origin_x);
-  const std::int64_t y0 = std::max(r.origin_y - halo, w.origin_y);
-  const std::int64_t x1 = std::min(r.origin_x + r.width + halo, w.origin_x + w.width);
-  const std::int64_t y1 = std::min(r.origin_y + r.height + halo, w.origin_y + w.height);
-  out.origin_x = x0;
-  out.origin_y = y0;
-  out.width = static_cast<int>(x1 - x0);
-  out.height = static_cast<int>(y1 - y0);
-  return out;
+// Halos beyond this are the whole world anyway (and stay far from overflow).
+constexpr std::int64_t k_max_halo = 2 * std::int64_t{k_max_side};
+
+bool is_world(const region& r, const world_extent& w) {
+  return r.origin_x == w.origin_x && r.origin_y == w.origin_y && r.width == w.width && r.height == w.height;
+}
+
+// Sum of the halos of the running stages in [0, stop); -1 if one needs the world.
+int summed_halo(const std::vector<pipeline_stage>& stages, std::size_t stop) {
+  std::int64_t total = 0;
+  for (std::size_t k = 0; k < stop && k < stages.size(); ++k) {
+    if (!stages[k].run) continue;
+    if (stages[k].halo < 0) return -1;
+    total = std::min(k_max_halo, total + stages[k].halo);
+  }
+  return static_cast<int>(total);
 }
 
 }  // namespace
+
+int pipeline::stage_halo() const {
+  return summed_halo(m_stages, m_stages.size());
+}
+
+bool pipeline::computes_world() const {
+  if (is_world(m_region, m_world)) return false;
+  return m_halo < 0 || stage_halo() < 0;
+}
 
 namespace {
 
@@ -479,23 +486,96 @@ void run_composed(const pipeline_stage& s, build_result& result, const stage_con
 
 }  // namespace
 
-build_result pipeline::run_full(const run_options& options) const {
+landform::region pipeline::computed_area() const {
   landform::region area = m_region;
   if (computes_world()) {
     area.origin_x = m_world.origin_x;
     area.origin_y = m_world.origin_y;
     area.width = m_world.width;
     area.height = m_world.height;
-  } else if (m_halo > 0) {
-    area = grown_region(m_region, m_world, m_halo);
+  } else {
+    const std::int64_t halo = std::min(k_max_halo, std::int64_t{m_halo} + stage_halo());
+    if (halo > 0) area = grown_within(m_region, m_world, static_cast<int>(halo));
   }
-  build_result result{heightfield(area), layer_set{}, static_cast<int>(m_region.origin_x - area.origin_x),
-                      static_cast<int>(m_region.origin_y - area.origin_y), m_region};
+  return area;
+}
+
+build_result pipeline::run_full(const run_options& options) const {
+  const landform::region area = computed_area();
+  range_list ranges;
+  if (!is_world(area, m_world)) {
+    // A region build: the stats-scope stages get the world's range of their
+    // input from a stats pass, in order (a later pass runs the earlier ones).
+    for (std::size_t k = 0; k < m_stages.size(); ++k) {
+      if (m_stages[k].run && m_stages[k].scope == stage_scope::stats) {
+        ranges.emplace_back(k, measure_world_range(k, ranges, options));
+      }
+    }
+  }
+  build_result result = run_area(area, m_stages.size(), ranges, options);
+  result.world_ranges = std::move(ranges);
+  return result;
+}
+
+std::pair<float, float> pipeline::measure_world_range(std::size_t k, const range_list& known,
+                                                      const run_options& options) const {
+  const int halo = summed_halo(m_stages, k);
+  if (halo < 0)
+    throw std::logic_error("measure_world_range: a stage before " + m_stages.at(k).path + " needs the world");
+  // Strips of about 4 Mi cells, and at least four halos tall so the halo rows
+  // stay a small share of the work.
+  const int rows =
+      std::clamp(static_cast<int>((std::int64_t{1} << 22) / m_world.width), std::max(1, 4 * halo), m_world.height);
+  run_options quiet;
+  quiet.nthreads = options.nthreads;
+  if (options.progress) {
+    quiet.progress = [&](std::string_view, double) { return options.progress("stats pass", 0.0); };
+  }
+  const pipeline_stage& s = m_stages.at(k);
+  float lo = 0.0f, hi = 0.0f;
+  bool first = true;
+  for (int y = 0; y < m_world.height; y += rows) {
+    landform::region strip = m_region;
+    strip.origin_x = m_world.origin_x;
+    strip.origin_y = m_world.origin_y + y;
+    strip.width = m_world.width;
+    strip.height = std::min(rows, m_world.height - y);
+    const landform::region area = grown_within(strip, m_world, halo);
+    const build_result part = run_area(area, k, known, quiet);
+    const std::vector<float>* values = &part.field.values();
+    if (!s.comp.target.empty()) values = part.layers.find(s.comp.target);
+    const auto top = static_cast<std::size_t>(strip.origin_y - area.origin_y);
+    const auto w = static_cast<std::size_t>(area.width);
+    for (std::size_t j = top; j < top + static_cast<std::size_t>(strip.height); ++j) {
+      for (std::size_t i = 0; i < w; ++i) {
+        // A target layer no stage wrote yet is zeros, as the stage would see it.
+        const float v = values ? (*values)[j * w + i] : 0.0f;
+        // As std::minmax_element: the first smallest, the last largest.
+        if (first || v < lo) lo = v;
+        if (first || !(v < hi)) hi = v;
+        first = false;
+      }
+    }
+  }
+  return {lo, hi};
+}
+
+build_result pipeline::run_area(const landform::region& area, std::size_t stop, const range_list& ranges,
+                                const run_options& options) const {
+  build_result result{heightfield(area),
+                      layer_set{},
+                      static_cast<int>(m_region.origin_x - area.origin_x),
+                      static_cast<int>(m_region.origin_y - area.origin_y),
+                      m_region,
+                      {}};
   const auto count = static_cast<double>(m_stages.size());
-  for (std::size_t k = 0; k < m_stages.size(); ++k) {
+  for (std::size_t k = 0; k < stop; ++k) {
     const pipeline_stage& s = m_stages[k];
     if (!s.run) continue;
     stage_context ctx;
+    for (const auto& [index, range] : ranges) {
+      if (index == k) ctx.world_range = &range;
+    }
     ctx.seed = s.seed;
     ctx.world = m_world;
     ctx.height_scale = m_height_scale;

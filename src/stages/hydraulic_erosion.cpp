@@ -823,6 +823,7 @@ stage_info hydraulic_erosion_stage_info() {
     return static_cast<double>(p.total_droplets(static_cast<std::size_t>(cells))) * p.max_lifetime * (brush + 20.0) *
            1.5;
   });
+  info.halo_rule = "whole world (a droplet travels without bound)";
   return info;
 }
 

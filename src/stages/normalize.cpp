@@ -24,7 +24,12 @@ const param_schema<normalize_params>& normalize_params::schema() {
                             .unit("height units")
                             .doc("upper end of the result")
                             .boolean("clamp", &P::clamp)
-                            .doc("clamp results into [output_min, output_max]");
+                            .doc("clamp results into [output_min, output_max]")
+                            .interval("world_range", &P::world_range)
+                            .unit("height units")
+                            .doc(
+                                "min_max mode: the world's lowest and highest input height, when known (landform "
+                                "tiles plan writes it); absent = measured over the world");
   return s;
 }
 
@@ -37,9 +42,19 @@ void normalize_params::check(std::vector<std::pair<std::string, std::string>>& p
 void apply_normalize(heightfield& h, const normalize_params& p, const stage_context& ctx) {
   double lo = p.input_min, hi = p.input_max;
   if (p.mode == normalize_params::kind::min_max) {
-    const auto [mn, mx] = std::minmax_element(h.values().begin(), h.values().end());
-    lo = *mn;
-    hi = *mx;
+    // Floats, as measured: a range given in the preset or by the stats pass
+    // gives the same result as measuring it on the whole world.
+    if (p.world_range) {
+      lo = static_cast<float>((*p.world_range)[0]);
+      hi = static_cast<float>((*p.world_range)[1]);
+    } else if (ctx.world_range) {
+      lo = ctx.world_range->first;
+      hi = ctx.world_range->second;
+    } else {
+      const auto [mn, mx] = std::minmax_element(h.values().begin(), h.values().end());
+      lo = *mn;
+      hi = *mx;
+    }
   }
   const double out_lo = std::min(p.output_min, p.output_max), out_hi = std::max(p.output_min, p.output_max);
   if (hi == lo) {
@@ -62,13 +77,15 @@ void apply_normalize(heightfield& h, const normalize_params& p, const stage_cont
 }
 
 stage_info normalize_stage_info() {
-  return make_stage_info<normalize_params>(
+  stage_info info = make_stage_info<normalize_params>(
       "normalize", stage_category::filter, stage_scope::pointwise,
       "linear remap from a known range or from the map's min..max",
       "range mode is the tutorial's Normalize() (seed document 000): [-1, 1] to [0, 1]. min_max mode "
-      "stretches the map's own extremes to the output range and needs the whole world; a flat map maps to "
-      "the middle of the output range.",
+      "stretches the world's extremes to the output range (a region build measures them in a stats pass over "
+      "the world, or takes world_range); a flat map maps to the middle of the output range.",
       &apply_normalize);
+  info.halo_rule = "0 (min_max: the world's min and max from a stats pass, or world_range)";
+  return info;
 }
 
 }  // namespace landform

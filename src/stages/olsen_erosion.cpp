@@ -87,6 +87,7 @@ stage_info olsen_erosion_stage_info() {
       &apply_olsen_erosion);
   set_cost<olsen_erosion_params>(
       info, [](const olsen_erosion_params& p, double cells) { return cells * p.iterations * 10.0; });
+  info.halo_rule = "whole world (the in-place scan carries material along it without bound)";
   return info;
 }
 

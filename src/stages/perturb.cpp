@@ -30,6 +30,10 @@ const param_schema<perturb_params>& perturb_params::schema() {
   return s;
 }
 
+int perturb_params::halo() const {
+  return static_cast<int>(std::ceil(magnitude)) + 1;
+}
+
 namespace {
 
 float sample_bilinear(const heightfield& h, double x, double y) {
@@ -82,13 +86,15 @@ void apply_perturb(heightfield& h, const perturb_params& p, const stage_context&
 }
 
 stage_info perturb_stage_info() {
-  return make_stage_info<perturb_params>(
-      "perturb", stage_category::filter, stage_scope::world,
+  stage_info info = make_stage_info<perturb_params>(
+      "perturb", stage_category::filter, stage_scope::local,
       "domain warp: displace cells by an OpenSimplex vector field",
       "The tutorial's Perturb(f, d) (seed document 000, after float4x4's C++ tutorial): each cell takes the "
       "height at a position displaced by two OpenSimplex samples (z = 0 and z = 1) scaled by `magnitude`. "
-      "Needs the whole world: a region build computes the world and crops it.",
+      "Local: a region build computes the region grown by ceil(magnitude) + 1 cells.",
       &apply_perturb);
+  info.halo_rule = "ceil(magnitude) + 1";
+  return info;
 }
 
 }  // namespace landform

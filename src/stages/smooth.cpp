@@ -44,6 +44,18 @@ std::vector<double> gaussian_kernel(double sigma) {
   return w;
 }
 
+int smooth_params::halo() const {
+  switch (method) {
+    case kind::gaussian:
+      return std::max(1, static_cast<int>(std::ceil(3.0 * sigma))) * iterations;
+    case kind::box:
+      return radius * iterations;
+    case kind::tutorial:
+      break;
+  }
+  return -1;
+}
+
 namespace {
 
 // out = kernel applied along x, then along y, edges clamped. `kernel` has odd
@@ -125,11 +137,12 @@ void apply_smooth(heightfield& h, const smooth_params& p, const stage_context& c
 
 stage_info smooth_stage_info() {
   stage_info info = make_stage_info<smooth_params>(
-      "smooth", stage_category::filter, stage_scope::world,
+      "smooth", stage_category::filter, stage_scope::local,
       "Gaussian or box blur, or the tutorial's in-place 3x3 Smoothen()",
       "gaussian and box are separable filters into a separate buffer with clamped edges (borders included). "
       "tutorial is Smoothen() of the Java landscape tutorial (seed document 000): the in-place 3x3 mean over "
-      "interior cells. Needs neighbours: a region build computes the world and crops it.",
+      "interior cells. gaussian and box are local (a region build computes the region grown by the kernel radius "
+      "per iteration); tutorial's in-place scan needs the whole world.",
       &apply_smooth);
   set_cost<smooth_params>(info, [](const smooth_params& p, double cells) {
     // Separable passes: the window's taps in each direction.
@@ -138,6 +151,7 @@ stage_info smooth_stage_info() {
                                                                   : 10.0;
     return cells * p.iterations * taps;
   });
+  info.halo_rule = "gaussian: max(1, ceil(3 sigma)) x iterations; box: radius x iterations; tutorial: whole world";
   return info;
 }
 

@@ -20,6 +20,20 @@ void stage_context::check_stop() const {
   if (stop_requested()) throw cancelled_error();
 }
 
+std::string to_string(stage_scope scope) {
+  switch (scope) {
+    case stage_scope::pointwise:
+      return "pointwise";
+    case stage_scope::local:
+      return "local";
+    case stage_scope::stats:
+      return "stats";
+    case stage_scope::world:
+      break;
+  }
+  return "world";
+}
+
 bool stage_context::wants(std::string_view name) const {
   return std::find(wanted.begin(), wanted.end(), name) != wanted.end();
 }

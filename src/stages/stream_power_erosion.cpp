@@ -357,6 +357,7 @@ stage_info stream_power_erosion_stage_info() {
     const double steps = std::max(1.0, std::ceil(p.duration / p.time_step - 1e-9));
     return cells * steps * (p.n == 1.0 ? 150.0 : 400.0);
   });
+  info.halo_rule = "whole world (every cell drains to the map edge)";
   return info;
 }
 

@@ -206,7 +206,7 @@ void apply_thermal_erosion(heightfield& h, const thermal_erosion_params& p, cons
 
 stage_info thermal_erosion_stage_info() {
   stage_info info = make_stage_info<thermal_erosion_params>(
-      "thermal_erosion", stage_category::filter, stage_scope::world,
+      "thermal_erosion", stage_category::filter, stage_scope::local,
       "talus erosion: slopes steeper than talus_angle slide down until they are stable",
       "Thermal weathering after Musgrave, Kolb and Mace (SIGGRAPH 1989) and Olsen (2004): every pair of "
       "neighbours whose drop exceeds tan(talus_angle) * cell_size / height_scale (times sqrt(2) for diagonals) "
@@ -214,11 +214,12 @@ stage_info thermal_erosion_stage_info() {
       "(moore) or strength / 5 (von_neumann); a cell's outflow is shared among its lower neighbours in "
       "proportion to their excess slope, which keeps the relaxation isotropic. Double-buffered gather, "
       "so the result does not depend on order or thread count. Conserves the sum of heights; the map edge "
-      "neither drains nor acts as a cliff. Needs the whole world: a region build computes the world and "
-      "crops it.",
+      "neither drains nor acts as a cliff. Local: a region build computes the region grown by one cell per "
+      "iteration.",
       &apply_thermal_erosion);
   set_cost<thermal_erosion_params>(
       info, [](const thermal_erosion_params& p, double cells) { return cells * p.iterations * 20.0; });
+  info.halo_rule = "iterations";
   return info;
 }
 

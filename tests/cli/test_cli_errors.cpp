@@ -370,7 +370,8 @@ TEST_CASE("cli: stages lists and describes the registered stages", "[cli][stages
       const landform::stage_info* info = registry.find(name);
       REQUIRE(info != nullptr);
       CHECK(s.at("category").is_string());
-      CHECK((s.at("scope") == "world" || s.at("scope") == "pointwise"));
+      CHECK((s.at("scope") == "world" || s.at("scope") == "pointwise" || s.at("scope") == "local"));
+      CHECK(s.at("halo").is_string());
       CHECK(!s.at("summary").get<std::string>().empty());
       const json& params = s.at("params");
       REQUIRE(params.is_array());

@@ -8,6 +8,7 @@
 #include "stage_checks.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -218,12 +219,36 @@ TEST_CASE("normalize: input_min == input_max is rejected by pipeline::build", "[
   CHECK_NOTHROW(pipeline::build(min_max));
 }
 
-TEST_CASE("normalize: scope is pointwise in range mode and world in min_max mode", "[stages][normalize]") {
+TEST_CASE("normalize: scope is pointwise in range mode and stats in min_max mode", "[stages][normalize]") {
   normalize_params p;
   CHECK(p.scope() == stage_scope::pointwise);
   p.mode = mode::min_max;
-  CHECK(p.scope() == stage_scope::world);
+  CHECK(p.scope() == stage_scope::stats);
+  p.world_range = std::array<double, 2>{-1.0, 2.0};
+  CHECK(p.scope() == stage_scope::pointwise);
   const stage_info info = normalize_stage_info();
   CHECK(info.scope_of(json::parse(R"({"mode": "range"})")) == stage_scope::pointwise);
-  CHECK(info.scope_of(json::parse(R"({"mode": "min_max"})")) == stage_scope::world);
+  CHECK(info.scope_of(json::parse(R"({"mode": "min_max"})")) == stage_scope::stats);
+  CHECK(info.scope_of(json::parse(R"({"mode": "min_max", "world_range": [0, 1]})")) == stage_scope::pointwise);
+  CHECK(info.halo_of(json::parse(R"({"mode": "min_max"})")) == 0);
+}
+
+TEST_CASE("normalize: world_range gives the same result as measuring the world", "[stages][normalize]") {
+  heightfield h(region{5, 1, 0, 0, 1.0});
+  const std::vector<float> v = {0.25f, -1.5f, 3.0f, 0.5f, 2.0f};
+  std::copy(v.begin(), v.end(), h.values().begin());
+  heightfield measured = h, given = h;
+  normalize_params p;
+  p.mode = mode::min_max;
+  apply_normalize(measured, p, stage_context{});
+  p.world_range = std::array<double, 2>{-1.5, 3.0};
+  apply_normalize(given, p, stage_context{});
+  CHECK(given.values() == measured.values());
+  CHECK(measured.at(1, 0) == 0.0f);
+  CHECK(measured.at(2, 0) == 1.0f);
+  // A wider world range: this cell is not the world's lowest.
+  heightfield wider = h;
+  p.world_range = std::array<double, 2>{-3.0, 3.0};
+  apply_normalize(wider, p, stage_context{});
+  CHECK(wider.at(1, 0) == 0.25f);  // (-1.5 + 3) / 6, exact
 }

@@ -18,6 +18,21 @@
 
 namespace landform {
 
+/// The region grown by `by` cells on every side, clipped to the world (the
+/// area a region build computes for a halo of `by` cells).
+inline region grown_within(const region& r, const world_extent& w, int by) {
+  region out = r;
+  const std::int64_t x0 = std::max(r.origin_x - by, w.origin_x);
+  const std::int64_t y0 = std::max(r.origin_y - by, w.origin_y);
+  const std::int64_t x1 = std::min(r.origin_x + r.width + by, w.origin_x + w.width);
+  const std::int64_t y1 = std::min(r.origin_y + r.height + by, w.origin_y + w.height);
+  out.origin_x = x0;
+  out.origin_y = y0;
+  out.width = static_cast<int>(x1 - x0);
+  out.height = static_cast<int>(y1 - y0);
+  return out;
+}
+
 /// Maps a region's cells into the world's normalised frame.
 struct world_frame {
   world_extent world;

@@ -39,8 +39,18 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
 /// its SHA-256, seed, size, origin, cell size, world, height range before
 /// quantisation, clipped-cell count, and per file its map, format, encoding,
 /// byte order, row order, dimensions and SHA-256; and the "import" block of
-/// engine import values (engine_import_values).
-json make_manifest(const pipeline& p, const heightfield& heights, const std::vector<encoded_output>& files);
+/// engine import values (engine_import_values); and the "computed" block
+/// (computed_block).
+json make_manifest(const pipeline& p, const heightfield& heights, const std::vector<encoded_output>& files,
+                   const build_result* result = nullptr);
+
+/// What a build computed to produce its region: "mode" ("region": the
+/// region alone; "halo": the region grown by the stages' and outputs' halos;
+/// "world": the whole world, because a stage or output needs it), the
+/// computed "area" (origin, size), the "halo" in cells (null for the whole
+/// world), and per running stage its "halo" (cells, or "world") and for a
+/// stats-scope stage the "world_range" the stats pass measured.
+json computed_block(const pipeline& p, const build_result* result = nullptr);
 
 /// Files the previous build's manifest lists that this build does not write:
 /// the candidates for the stale-file warning and `--clean`. Only names that

@@ -30,12 +30,16 @@ struct output_spec {
 };
 
 /// What a run computed: the heights (and side layers) over the computed area,
-/// which is the region plus the halo the outputs need, or the whole world.
+/// which is the region plus the halos the stages and outputs need (clipped to
+/// the world), or the whole world.
 struct build_result {
   heightfield field;
   layer_set layers;
   int x0 = 0, y0 = 0;  ///< the region's window inside `field`
   landform::region region;
+  /// The world's [min, max] of the input of each stats-scope stage that the
+  /// stats pass measured (a region build), by stage index.
+  std::vector<std::pair<std::size_t, std::pair<float, float>>> world_ranges;
   /// The region's heights.
   [[nodiscard]] heightfield heights() const { return field.crop(x0, y0, region.width, region.height); }
 };
@@ -47,6 +51,9 @@ struct pipeline_stage {
   json params;             ///< canonical params (every parameter present)
   std::uint64_t seed = 0;  ///< derived or explicit
   stage_scope scope = stage_scope::pointwise;
+  /// Cells of input the stage needs around a cell (its type's halo_of, plus
+  /// one for a slope mask); -1 = the whole world.
+  int halo = 0;
   composition comp;  ///< blend, weight, target layer, mask
   std::string path;  ///< "stages[2] (perturb)", for messages
   /// The side layers (of info->writes) that an output, a mask or a later stage
@@ -111,7 +118,9 @@ class pipeline {
   [[nodiscard]] const std::vector<output_spec>& outputs() const { return m_outputs; }
   /// The preset with every default filled in: what was actually run.
   [[nodiscard]] const json& canonical() const { return m_canonical; }
-  /// True when run() computes the whole world and crops the region from it.
+  /// True when run() computes the whole world and crops the region from it:
+  /// the region is smaller than the world and a stage or an output needs the
+  /// whole world.
   [[nodiscard]] bool computes_world() const;
   /// Estimated run time of the stages on one core, in seconds: the sum of
   /// each stage's stage_info::cost over the cells run() computes. Rough (a
@@ -123,8 +132,28 @@ class pipeline {
   [[nodiscard]] std::vector<double> estimated_stage_seconds() const;
   /// Cells of terrain the outputs need around the region; -1 = the whole world.
   [[nodiscard]] int halo() const { return m_halo; }
+  /// Sum of the running stages' halos; -1 when one needs the whole world.
+  [[nodiscard]] int stage_halo() const;
+  /// What run_full() computes: the region grown by stage_halo() + halo(),
+  /// clipped to the world; or the whole world (computes_world()).
+  [[nodiscard]] landform::region computed_area() const;
+  /// The world's [min, max] of the input of stage `k` (a stats-scope stage),
+  /// measured by running the stages before it over the world in strips of
+  /// rows, each grown by their halos: memory proportional to a strip, and
+  /// bit-identical to what the stage measures on the whole world. Needs
+  /// stage_halo() >= 0 for the stages before `k`; `known` holds the ranges
+  /// of earlier stats-scope stages.
+  [[nodiscard]] std::pair<float, float> measure_world_range(
+      std::size_t k, const std::vector<std::pair<std::size_t, std::pair<float, float>>>& known,
+      const run_options& options = {}) const;
 
  private:
+  using range_list = std::vector<std::pair<std::size_t, std::pair<float, float>>>;
+  /// Runs stages [0, stop) over `area`, giving stats-scope stages the ranges
+  /// in `ranges`.
+  build_result run_area(const landform::region& area, std::size_t stop, const range_list& ranges,
+                        const run_options& options) const;
+
   landform::region m_region;
   world_extent m_world;
   std::int64_t m_seed = 0;

@@ -14,6 +14,9 @@ struct perturb_params {
   sampling_mode sampling = sampling_mode::bilinear;
 
   static const param_schema<perturb_params>& schema();
+  /// ceil(magnitude) + 1: the farthest displacement plus the bilinear
+  /// footprint (the noise lies in [-1, 1]).
+  [[nodiscard]] int halo() const;
 };
 
 /// Displaces the heightfield by a noise vector field (domain warp).
@@ -27,8 +30,8 @@ struct perturb_params {
 ///   offsets are truncated toward zero, as Java's (int) cast does.
 /// - `bilinear` keeps the fractional offset and interpolates the four
 ///   surrounding cells: no stair steps, continuous in the parameters.
-/// @pre `h` covers the world (scope: world); reads outside it are clamped to
-/// its edge cells. Writes into a separate buffer; rows run in parallel with a
+/// Scope: local, halo() cells; reads outside the map are clamped to its edge
+/// cells. Writes into a separate buffer; rows run in parallel with a
 /// result independent of the thread count.
 void apply_perturb(heightfield& h, const perturb_params& p, const stage_context& ctx);
 

@@ -17,6 +17,11 @@ struct smooth_params {
   int iterations = 1;  ///< times the filter is applied; 1 to 1000
 
   static const param_schema<smooth_params>& schema();
+  /// gaussian and box: local; tutorial: world (its in-place scan carries
+  /// values along the scan without bound).
+  [[nodiscard]] stage_scope scope() const { return method == kind::tutorial ? stage_scope::world : stage_scope::local; }
+  /// Kernel radius times iterations (gaussian: max(1, ceil(3 sigma))); -1 for tutorial.
+  [[nodiscard]] int halo() const;
 };
 
 /// Smooths the heightfield.
@@ -32,7 +37,7 @@ struct smooth_params {
 ///   interior cells only, in place, x outer and y inner, each cell becoming the
 ///   mean of its 3x3 block (summed in double, x-offset outer). Border cells are
 ///   unchanged. Serial: the in-place order is part of the method.
-/// Scope: world (needs neighbours).
+/// Scope: local (halo = kernel radius x iterations) for gaussian and box; world for tutorial.
 void apply_smooth(heightfield& h, const smooth_params& p, const stage_context& ctx);
 
 /// Normalised 1D Gaussian weights, index 0 = offset -radius, radius = ceil(3 sigma).

@@ -29,11 +29,24 @@ enum class stage_scope {
   /// Each cell depends only on its world position (and the cell's input
   /// value): a region equals the same window of the whole world.
   pointwise,
-  /// Needs its neighbours or global statistics (perturb, erosion, smoothing,
-  /// min-max normalize). A region build of a preset with such a stage
+  /// Needs its neighbours up to a finite distance, the stage's halo
+  /// (stage_info::halo_of: perturb, thermal erosion, separable smoothing). A
+  /// region build computes the region grown by the summed halos of its
+  /// stages (clipped to the world) and crops it: bit-identical to the same
+  /// window of the whole world.
+  local,
+  /// Pointwise given the world's minimum and maximum of its input (min-max
+  /// normalize). A region build measures them with a stats pass over the
+  /// world (stage_context::world_range), or the preset gives them.
+  stats,
+  /// Needs the whole world: information travels without bound (in-place scan
+  /// order, droplets, drainage). A region build of a preset with such a stage
   /// computes the whole world and crops it, so tiles still agree.
   world,
 };
+
+/// "pointwise", "local", "stats" or "world".
+std::string to_string(stage_scope scope);
 
 /// Everything a stage may use besides its params and the heightfield.
 struct stage_context {
@@ -59,6 +72,11 @@ struct stage_context {
   /// stages wrote them (null when none did), and no others: the pipeline
   /// fills one entry per declared read. Read them with read_layer().
   std::vector<std::pair<std::string, const std::vector<float>*>> read_layers;
+  /// For a stats-scope stage (stage_scope::stats) in a region build: the
+  /// world's minimum and maximum of the stage's input, measured by the
+  /// pipeline's stats pass; null when the field is the whole world (the
+  /// stage measures it itself).
+  const std::pair<float, float>* world_range = nullptr;
 
   /// landform::parallel_rows with this context's threads, stopping between
   /// row blocks when stop_requested() (cancelled_error).
@@ -126,6 +144,12 @@ struct stage_info {
   /// The scope of a configured stage (some stages are pointwise in one mode
   /// and need the whole world in another, e.g. normalize).
   std::function<stage_scope(const json& params)> scope_of;
+  /// The halo of a configured stage, in cells: how far from a cell the input
+  /// cells its result depends on can lie (0 = pointwise; -1 = the whole
+  /// world). A region grown by it is exact in the region.
+  std::function<int(const json& params)> halo_of;
+  /// The halo as a rule of the parameters, for the docs (e.g. "ceil(magnitude) + 1").
+  std::string halo_rule;
   /// Rules that involve several parameters; appends issues (path = the key).
   std::function<void(const json& params, std::vector<preset_issue>& issues)> check_rules;
   /// The canonical form of a checked params object: every parameter present.
@@ -170,6 +194,18 @@ make_stage_info(std::string name, stage_category category, stage_scope scope, st
       return scope;
     }
   };
+  info.halo_of = [scope](const json& params) {
+    if constexpr (requires(const P& p) {
+                    { p.halo() } -> std::same_as<int>;
+                  }) {
+      (void)scope;
+      return P::schema().parse(params).halo();
+    } else {
+      (void)params;
+      return scope == stage_scope::pointwise ? 0 : -1;
+    }
+  };
+  info.halo_rule = scope == stage_scope::pointwise ? "0" : "whole world";
   info.check_rules = [](const json& params, std::vector<preset_issue>& issues) {
     if constexpr (has_rules<P>) {
       std::vector<std::pair<std::string, std::string>> problems;

@@ -16,6 +16,8 @@ struct thermal_erosion_params {
   kind neighbourhood = kind::moore;  ///< 8 neighbours (moore) or 4 (von_neumann)
 
   static const param_schema<thermal_erosion_params>& schema();
+  /// One cell per iteration (each pass reads the 3x3 neighbourhood).
+  [[nodiscard]] int halo() const { return iterations; }
 };
 
 /// Slides material down every slope steeper than the talus angle.
@@ -66,7 +68,8 @@ struct thermal_erosion_params {
 ///
 /// Determinism and threading: rows run in parallel (`parallel_rows`) over
 /// two buffers; every cell sums its neighbours in one fixed order, so the
-/// result is bit-identical for every thread count. Scope: world.
+/// result is bit-identical for every thread count. Scope: local, halo =
+/// iterations (one cell per pass).
 void apply_thermal_erosion(heightfield& h, const thermal_erosion_params& p, const stage_context& ctx);
 
 stage_info thermal_erosion_stage_info();

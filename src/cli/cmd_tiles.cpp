@@ -1,0 +1,452 @@
+// landform tiles plan PRESET --tile N [--overlap K] [--shared-edges] [naming] -o PLAN_DIR
+// landform tiles build PLAN_DIR --index I [--threads N] [--force] [--quiet]
+// landform tiles finish PLAN_DIR [--max-dh B]
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+
+#include "cli_common.hpp"
+#include "landform/io/decode.hpp"
+#include "landform/io/file_transaction.hpp"
+#include "landform/io/sha256.hpp"
+#include "landform/pipeline/manifest.hpp"
+#include "landform/pipeline/pipeline.hpp"
+#include "landform/pipeline/preset.hpp"
+#include "tile_plan.hpp"
+
+namespace landform::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int k_plan_version = 1;
+const char* const k_height_file = "height.r32";
+
+struct plan_options {
+  preset_source source;
+  std::string out_dir;
+  grid_options grid;
+  std::string landform;         // the binary the runner files call; default: this one
+  int threads = 1;              // per tile
+  double max_dh = 0.0;          // seam bound on |dh| over shared cells
+  double max_jump_ratio = 0.0;  // seam gradient jump bound, times the interior p99; 0 = report only
+};
+
+struct build_tile_options {
+  std::string plan_dir;
+  int index = -1;
+  int threads = 0;
+  bool force = false;
+  bool quiet = false;
+};
+
+struct finish_options {
+  std::string plan_dir;
+  std::optional<double> max_dh;
+  bool quiet = false;
+};
+
+std::vector<std::uint8_t> bytes_of(const std::string& s) {
+  return {s.begin(), s.end()};
+}
+
+std::string self_path() {
+  std::error_code ec;
+  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("landform") : p.string();
+}
+
+json region_json(const landform::region& r) {
+  return {{"origin", {r.origin_x, r.origin_y}}, {"size", {r.width, r.height}}};
+}
+
+landform::region region_of(const json& j, double cell_size) {
+  landform::region r;
+  r.origin_x = j.at("origin").at(0).get<std::int64_t>();
+  r.origin_y = j.at("origin").at(1).get<std::int64_t>();
+  r.width = j.at("size").at(0).get<int>();
+  r.height = j.at("size").at(1).get<int>();
+  r.cell_size = cell_size;
+  return r;
+}
+
+json read_json_file(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw io_error("cannot read " + file.string());
+  try {
+    return json::parse(in);
+  } catch (const json::exception& e) {
+    throw io_error(file.string() + " is not valid JSON: " + e.what());
+  }
+}
+
+json read_plan(const fs::path& dir) {
+  const fs::path file = dir / "plan.json";
+  if (!fs::exists(file))
+    throw preset_error("PLAN_DIR", dir.string() + " has no plan.json (landform tiles plan writes it)");
+  json plan = read_json_file(file);
+  if (plan.value("landform_tiles", 0) != k_plan_version) {
+    throw preset_error("PLAN_DIR", file.string() + " is not a tile plan this build reads (version 1)");
+  }
+  return plan;
+}
+
+// A tile is done when its manifest is for the plan's tile preset and every
+// file it lists is there with its checksum.
+bool tile_up_to_date(const fs::path& dir, const std::string& preset_sha256) {
+  if (!fs::exists(dir / "manifest.json")) return false;
+  json manifest;
+  try {
+    manifest = read_json_file(dir / "manifest.json");
+  } catch (const io_error&) {
+    return false;
+  }
+  if (manifest.value("preset_sha256", std::string()) != preset_sha256) return false;
+  for (const auto& f : manifest.value("files", json::array())) {
+    const auto bytes = read_file_bytes(dir / f.value("file", std::string()));
+    if (!bytes || sha256_hex(bytes->data(), bytes->size()) != f.value("sha256", std::string())) return false;
+  }
+  return true;
+}
+
+// The preset of one tile: the plan's preset over the tile's built region, with
+// an r32 height output for the mosaic.
+json tile_preset(const json& base, const landform::region& built, const world_extent& world) {
+  json t = base;
+  t["size"] = {built.width, built.height};
+  t["origin"] = {built.origin_x, built.origin_y};
+  t["world"] = {{"origin", {world.origin_x, world.origin_y}}, {"size", {world.width, world.height}}};
+  json outputs = t.contains("outputs") ? t["outputs"] : json::array({{{"map", "height"}, {"format", "png16"}}});
+  const bool has_r32 = std::any_of(outputs.begin(), outputs.end(), [](const json& o) {
+    return o.is_object() && o.value("map", "") == "height" && o.value("format", "") == "r32" &&
+           o.value("file", std::string(k_height_file)) == k_height_file;
+  });
+  if (!has_r32) outputs.push_back({{"map", "height"}, {"format", "r32"}, {"file", k_height_file}});
+  t["outputs"] = outputs;
+  return t;
+}
+
+int run_plan(const plan_options& o) {
+  json preset = load_preset(o.source);
+  const fs::path folder = preset_folder(o.source);
+  const fs::path base_dir = folder.empty() ? fs::current_path() : fs::absolute(folder);
+  const pipeline p = pipeline::build(preset, base_dir);
+  const world_extent world = p.world();
+  const double cell_size = p.region().cell_size;
+  int cols = 0, rows = 0;
+  const std::vector<tile_spec> tiles = make_tiles(world, cell_size, o.grid, cols, rows);
+
+  // The whole world as one preset: its stats pass gives every min-max
+  // normalize its world range once, for all tiles.
+  json world_preset = preset;
+  world_preset["size"] = {world.width, world.height};
+  world_preset["origin"] = {world.origin_x, world.origin_y};
+  const pipeline whole = pipeline::build(world_preset, base_dir);
+  json stages = json::array();
+  std::vector<std::pair<std::size_t, std::pair<float, float>>> ranges;
+  for (std::size_t k = 0; k < whole.stages().size(); ++k) {
+    const pipeline_stage& s = whole.stages()[k];
+    if (!s.run) continue;
+    json entry = {{"stage", s.path}, {"scope", to_string(s.scope)}};
+    entry["halo"] = s.halo < 0 ? json("world") : json(s.halo);
+    if (s.scope == stage_scope::stats && whole.stage_halo() >= 0) {
+      ranges.emplace_back(k, whole.measure_world_range(k, ranges, {o.threads, {}}));
+      entry["world_range"] = {ranges.back().second.first, ranges.back().second.second};
+      preset["stages"][k]["world_range"] = entry["world_range"];
+    }
+    stages.push_back(entry);
+  }
+
+  const fs::path plan_dir = fs::absolute(o.out_dir);
+  file_transaction tx(o.out_dir);
+  json tile_list = json::array();
+  std::int64_t largest = 0;
+  bool whole_world = false;
+  for (const tile_spec& t : tiles) {
+    const json tp = tile_preset(preset, t.built, world);
+    const pipeline pt = pipeline::build(tp, base_dir);
+    whole_world = whole_world || pt.computes_world();
+    const landform::region area = pt.computed_area();
+    largest = std::max(largest, std::int64_t{area.width} * area.height);
+    tile_list.push_back({{"index", t.index},
+                         {"col", t.col},
+                         {"row", t.row},
+                         {"name", t.name},
+                         {"core", region_json(t.core)},
+                         {"built", region_json(t.built)},
+                         {"computed", region_json(area)},
+                         {"preset", "presets/" + t.name + ".json"},
+                         {"out", "tiles/" + t.name},
+                         {"preset_sha256", preset_hash(pt.canonical())}});
+    tx.stage("presets/" + t.name + ".json", bytes_of(tp.dump(2) + "\n"));
+  }
+  const int halo = p.stage_halo() < 0 || p.halo() < 0 ? -1 : p.stage_halo() + p.halo();
+  json plan = {{"landform_tiles", k_plan_version},
+               {"world", region_json({world.width, world.height, world.origin_x, world.origin_y, cell_size})},
+               {"cell_size", cell_size},
+               {"tile", o.grid.tile},
+               {"overlap", o.grid.overlap},
+               {"shared_edges", o.grid.shared_edges},
+               {"grid", {cols, rows}},
+               {"naming",
+                {{"prefix", o.grid.naming.prefix},
+                 {"pad", o.grid.naming.pad},
+                 {"start", o.grid.naming.start},
+                 {"flip_y", o.grid.naming.flip_y}}},
+               {"mode", whole_world ? "world" : "halo"},
+               {"halo", halo < 0 ? json(nullptr) : json(halo)},
+               {"stages", stages},
+               {"height_file", k_height_file},
+               {"base_dir", base_dir.string()},
+               {"seam_bound", {{"max_dh", o.max_dh}, {"max_jump_ratio", o.max_jump_ratio}}},
+               {"tiles", tile_list}};
+  const std::string plan_hash = sha256_hex(bytes_of(plan.dump()).data(), plan.dump().size());
+  plan["plan_sha256"] = plan_hash;
+  const int n = static_cast<int>(tiles.size());
+  const std::string landform = o.landform.empty() ? self_path() : o.landform;
+  // Peak memory of a tile: the computed area's heights, a few work buffers
+  // and the outputs; requested with a margin.
+  const std::int64_t memory_mib = std::max<std::int64_t>(64, largest * 4 * 8 / (1024 * 1024) + 32);
+  tx.stage("plan.json", bytes_of(plan.dump(2) + "\n"));
+  tx.stage("jobs.txt", bytes_of(parallel_jobs(landform, plan_dir.string(), n, o.threads)));
+  tx.stage("Makefile", bytes_of(makefile(landform, tiles, o.threads)));
+  tx.stage("slurm.sbatch", bytes_of(slurm_script(landform, plan_dir.string(), n, o.threads)));
+  tx.stage("k8s-job.json", bytes_of(kubernetes_job(n, o.threads, memory_mib).dump(2) + "\n"));
+  tx.stage("logs/.keep", {});
+  tx.commit();
+  std::cout << "planned " << n << " tiles (" << cols << "x" << rows << ") of " << o.grid.tile << " cells over a "
+            << world.width << "x" << world.height << " world in " << o.out_dir << " ("
+            << (whole_world ? "a stage needs the whole world: every tile computes it"
+                            : "halo " + std::to_string(halo) + " cells")
+            << ")\n"
+            << "  parallel < " << (plan_dir / "jobs.txt").string() << "\n"
+            << "  make -C " << plan_dir.string() << " -j 2\n"
+            << "  sbatch " << (plan_dir / "slurm.sbatch").string() << "\n"
+            << "  kubectl apply -f " << (plan_dir / "k8s-job.json").string() << "\n"
+            << "then: landform tiles finish " << plan_dir.string() << '\n';
+  return k_exit_ok;
+}
+
+int run_build_tile(const build_tile_options& o) {
+  const fs::path dir = o.plan_dir;
+  const json plan = read_plan(dir);
+  const json& tiles = plan.at("tiles");
+  if (o.index < 0 || o.index >= static_cast<int>(tiles.size())) {
+    throw preset_error("--index", std::to_string(o.index) + " is not a tile of the plan (0 to " +
+                                      std::to_string(tiles.size() - 1) + ")");
+  }
+  const json& tile = tiles.at(static_cast<std::size_t>(o.index));
+  const fs::path out = dir / tile.at("out").get<std::string>();
+  if (!o.force && tile_up_to_date(out, tile.at("preset_sha256").get<std::string>())) {
+    if (!o.quiet) std::cerr << "tile " << tile.at("name").get<std::string>() << ": up to date, skipped\n";
+    return k_exit_ok;
+  }
+  const json preset = load_preset_file(dir / tile.at("preset").get<std::string>());
+  build_settings s;
+  s.out_dir = out.string();
+  s.threads = o.threads;
+  s.quiet = o.quiet;
+  return build_into(preset, plan.at("base_dir").get<std::string>(), s);
+}
+
+std::vector<float> read_heights(const fs::path& file, const landform::region& r) {
+  const auto bytes = read_file_bytes(file);
+  const std::size_t cells = static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.height);
+  if (!bytes || bytes->size() != cells * 4) {
+    throw io_error(file.string() + " is missing or not " + std::to_string(r.width) + "x" + std::to_string(r.height) +
+                   " float32 cells");
+  }
+  std::vector<float> v(cells);
+  for (std::size_t k = 0; k < cells; ++k) {
+    const std::uint32_t bits = std::uint32_t{(*bytes)[4 * k]} | (std::uint32_t{(*bytes)[4 * k + 1]} << 8) |
+                               (std::uint32_t{(*bytes)[4 * k + 2]} << 16) | (std::uint32_t{(*bytes)[4 * k + 3]} << 24);
+    std::memcpy(&v[k], &bits, sizeof bits);
+  }
+  return v;
+}
+
+int run_finish(const finish_options& o) {
+  const fs::path dir = o.plan_dir;
+  const json plan = read_plan(dir);
+  const double cell_size = plan.at("cell_size").get<double>();
+  std::vector<tile_spec> tiles;
+  std::vector<std::string> missing;
+  for (const json& t : plan.at("tiles")) {
+    tile_spec s;
+    s.index = t.at("index").get<int>();
+    s.col = t.at("col").get<int>();
+    s.row = t.at("row").get<int>();
+    s.name = t.at("name").get<std::string>();
+    s.core = region_of(t.at("core"), cell_size);
+    s.built = region_of(t.at("built"), cell_size);
+    tiles.push_back(s);
+    if (!tile_up_to_date(dir / t.at("out").get<std::string>(), t.at("preset_sha256").get<std::string>())) {
+      missing.push_back(s.name + " (index " + std::to_string(s.index) + ")");
+    }
+  }
+  if (!missing.empty()) {
+    for (const auto& m : missing) {
+      std::cerr << "landform: error: tile " << m << " is missing or does not match the plan\n";
+    }
+    std::cerr << "landform: error: " << missing.size() << " of " << tiles.size()
+              << " tiles to build (landform tiles build " << dir.string() << " --index I); nothing written\n";
+    return k_exit_runtime;
+  }
+  const std::string height_file = plan.at("height_file").get<std::string>();
+  std::vector<std::vector<float>> heights;
+  json tile_entries = json::array();
+  for (const tile_spec& t : tiles) {
+    const fs::path tdir = dir / plan.at("tiles").at(static_cast<std::size_t>(t.index)).at("out").get<std::string>();
+    heights.push_back(read_heights(tdir / height_file, t.built));
+    const auto manifest_bytes = read_file_bytes(tdir / "manifest.json");
+    const json manifest = read_json_file(tdir / "manifest.json");
+    tile_entries.push_back({{"index", t.index},
+                            {"name", t.name},
+                            {"manifest_sha256", sha256_hex(manifest_bytes->data(), manifest_bytes->size())},
+                            {"height_range", manifest.at("height_range")},
+                            {"computed", manifest.value("computed", json(nullptr))}});
+  }
+  const auto& grid = plan.at("grid");
+  const tile_sampler at = [&](int index, std::int64_t x, std::int64_t y) {
+    const tile_spec& t = tiles[static_cast<std::size_t>(index)];
+    return heights[static_cast<std::size_t>(index)]
+                  [static_cast<std::size_t>(y - t.built.origin_y) * static_cast<std::size_t>(t.built.width) +
+                   static_cast<std::size_t>(x - t.built.origin_x)];
+  };
+  const std::vector<seam_pair> seams = check_seams(tiles, grid.at(0).get<int>(), grid.at(1).get<int>(), at);
+  const double bound = o.max_dh.value_or(plan.at("seam_bound").at("max_dh").get<double>());
+  const double ratio = plan.at("seam_bound").at("max_jump_ratio").get<double>();
+  double max_dh = 0.0, max_jump = 0.0, max_p99 = 0.0;
+  std::int64_t shared = 0;
+  json pairs = json::array();
+  std::vector<std::string> failures;
+  for (const seam_pair& s : seams) {
+    max_dh = std::max(max_dh, s.max_dh);
+    max_jump = std::max(max_jump, s.max_jump);
+    max_p99 = std::max(max_p99, s.interior_p99);
+    shared += s.shared;
+    const bool dh_ok = s.shared == 0 || s.max_dh <= bound;
+    const bool jump_ok = ratio <= 0.0 || s.max_jump <= ratio * s.interior_p99;
+    pairs.push_back({{"a", tiles[static_cast<std::size_t>(s.a)].name},
+                     {"b", tiles[static_cast<std::size_t>(s.b)].name},
+                     {"edge", s.vertical_edge ? "vertical" : "horizontal"},
+                     {"shared_cells", s.shared},
+                     {"max_dh", s.shared > 0 ? json(s.max_dh) : json(nullptr)},
+                     {"max_gradient_jump", s.max_jump},
+                     {"interior_p99", s.interior_p99},
+                     {"interior_max", s.interior_max},
+                     {"ok", dh_ok && jump_ok}});
+    if (!dh_ok || !jump_ok) {
+      failures.push_back(pairs.back()["a"].get<std::string>() + " | " + pairs.back()["b"].get<std::string>());
+    }
+  }
+  const world_extent world{plan.at("world").at("origin").at(0).get<std::int64_t>(),
+                           plan.at("world").at("origin").at(1).get<std::int64_t>(),
+                           plan.at("world").at("size").at(0).get<int>(), plan.at("world").at("size").at(1).get<int>()};
+  file_transaction tx(o.plan_dir);
+  for (std::size_t k = 0; k < tiles.size(); ++k) {
+    const tile_spec& t = tiles[k];
+    const std::string r32 = "../" + plan.at("tiles").at(k).at("out").get<std::string>() + "/" + height_file;
+    tx.stage("mosaic/" + t.name + ".vrt", bytes_of(raw_vrt(r32, t.built.width, t.built.height)));
+  }
+  tx.stage("world.vrt",
+           bytes_of(mosaic_vrt(world, tiles, [](const tile_spec& t) { return "mosaic/" + t.name + ".vrt"; })));
+  const json report = {{"tool", "landform"},
+                       {"plan_sha256", plan.at("plan_sha256")},
+                       {"world", plan.at("world")},
+                       {"mosaic", "world.vrt"},
+                       {"tiles", tile_entries},
+                       {"seams",
+                        {{"pairs", pairs},
+                         {"shared_cells", shared},
+                         {"max_dh", max_dh},
+                         {"max_gradient_jump", max_jump},
+                         {"max_interior_p99", max_p99},
+                         {"bound", {{"max_dh", bound}, {"max_jump_ratio", ratio}}},
+                         {"ok", failures.empty()}}}};
+  tx.stage("world.json", bytes_of(report.dump(2) + "\n"));
+  tx.commit();
+  if (!o.quiet) {
+    std::cout << (dir / "world.vrt").string() << '\n' << (dir / "world.json").string() << '\n';
+    std::fprintf(stderr,
+                 "%zu tiles, %zu seams: max |dh| %.9g over %lld shared cells, max gradient jump %.6g (interior p99 "
+                 "up to %.6g)\n",
+                 tiles.size(), seams.size(), max_dh, static_cast<long long>(shared), max_jump, max_p99);
+  }
+  for (const auto& f : failures) std::cerr << "landform: error: seam " << f << " exceeds the bound\n";
+  return failures.empty() ? k_exit_ok : k_exit_runtime;
+}
+
+template <class F>
+void run_guarded(F&& f) {
+  int code = k_exit_ok;
+  try {
+    code = f();
+  } catch (...) {
+    code = report_current_exception();
+  }
+  if (code != k_exit_ok) throw CLI::RuntimeError(code);
+}
+
+}  // namespace
+
+void setup_tiles(CLI::App& app) {
+  CLI::App* tiles = app.add_subcommand("tiles", "plan a world as tiles, build one tile, stitch and check the seams");
+  tiles->require_subcommand(1);
+
+  auto po = std::make_shared<plan_options>();
+  CLI::App* plan = tiles->add_subcommand(
+      "plan", "write a tile plan: per-tile presets, jobs.txt (GNU parallel), Makefile, slurm.sbatch, k8s-job.json");
+  plan->add_option("preset", po->source.file, "preset JSON file (default: the built-in default preset)");
+  plan->add_option("-o,--out", po->out_dir, "plan directory, created if missing")->required();
+  add_preset_edit_options(*plan, po->source);
+  plan->add_option("--tile", po->grid.tile, "cells per tile side (with --shared-edges: 2^n + 1)")->required();
+  plan->add_option("--overlap", po->grid.overlap, "extra cells each tile is built with on every side (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  plan->add_flag("--shared-edges", po->grid.shared_edges,
+                 "neighbours share their edge row and column (Unity terrains: 2^n + 1 tiles)");
+  plan->add_option("--name", po->grid.naming.prefix, "tile name prefix (default tile): PREFIX_x{X}_y{Y}");
+  plan->add_option("--pad", po->grid.naming.pad, "zero-pad X and Y to this many digits (default: as needed)")
+      ->check(CLI::Range(0, 9));
+  plan->add_option("--start-index", po->grid.naming.start, "first X and Y in tile names (default 0)")
+      ->check(CLI::Range(0, 1000000));
+  plan->add_flag("--flip-y", po->grid.naming.flip_y, "count Y from the bottom row (engines whose Y axis goes up)");
+  plan->add_option("--landform", po->landform, "the landform binary the job files run (default: this one)");
+  plan->add_option("--threads", po->threads, "threads per tile job (default 1)")->check(CLI::Range(1, 256));
+  plan->add_option("--max-dh", po->max_dh, "seam bound: max |dh| over cells two tiles share (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  plan->add_option("--max-jump-ratio", po->max_jump_ratio,
+                   "seam bound: gradient jump at a seam over the interior 99th percentile (default 0 = report only)")
+      ->check(CLI::NonNegativeNumber);
+  plan->callback([po] { run_guarded([&] { return run_plan(*po); }); });
+
+  auto bo = std::make_shared<build_tile_options>();
+  CLI::App* build = tiles->add_subcommand("build", "build one tile of a plan (skipped when already up to date)");
+  build->add_option("plan", bo->plan_dir, "plan directory")->required();
+  build->add_option("--index", bo->index, "tile index, 0 to n-1 (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX)")
+      ->required();
+  build->add_option("--threads", bo->threads, "worker threads, 0 = all cores (results are identical)")
+      ->check(CLI::Range(0, 256));
+  build->add_flag("--force", bo->force, "rebuild even when the tile's outputs and manifest match the plan");
+  build->add_flag("-q,--quiet", bo->quiet, "print nothing on success");
+  build->callback([bo] { run_guarded([&] { return run_build_tile(*bo); }); });
+
+  auto fo = std::make_shared<finish_options>();
+  CLI::App* finish = tiles->add_subcommand(
+      "finish", "check every tile and the seams, write world.vrt (GDAL mosaic) and world.json; exit 1 on a problem");
+  finish->add_option("plan", fo->plan_dir, "plan directory")->required();
+  finish->add_option("--max-dh", fo->max_dh, "seam bound on |dh| over shared cells (default: the plan's)")
+      ->check(CLI::NonNegativeNumber);
+  finish->add_flag("-q,--quiet", fo->quiet, "print nothing on success");
+  finish->callback([fo] { run_guarded([&] { return run_finish(*fo); }); });
+}
+
+}  // namespace landform::cli

@@ -1,0 +1,277 @@
+// landform tiles plan / build / finish (issue 12): a 4 x 4 tiled build,
+// stitched, equals the single build byte for byte; runners (GNU parallel,
+// make -j2) give the same world; resumable; seam check; GDAL opens the mosaic.
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.hpp"
+
+using landform_test::read_bytes;
+using landform_test::read_text;
+using landform_test::run_cli;
+using landform_test::temp_dir;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+using bytes_t = std::vector<std::uint8_t>;
+
+// Local stages only (and a min-max normalize, from the plan's stats pass):
+// 4 x 4 tiles of 33 cells.
+const char* const k_local_preset = R"({
+  "landform": 1, "size": 132, "seed": 5,
+  "stages": [
+    {"type": "opensimplex", "octaves": 4, "feature_size": 30},
+    {"type": "perturb", "magnitude": 5},
+    {"type": "normalize", "mode": "min_max"},
+    {"type": "thermal_erosion", "iterations": 6},
+    {"type": "smooth", "sigma": 0.8}
+  ],
+  "outputs": [
+    {"map": "height", "format": "r32", "file": "height.r32"},
+    {"map": "slope", "format": "r32", "file": "slope.r32"},
+    {"map": "normal", "format": "rgb8", "file": "normal.png"}
+  ]
+})";
+
+bool have(const std::string& tool) {
+  return std::system(("command -v " + tool + " > /dev/null 2>&1").c_str()) == 0;
+}
+
+int shell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string quoted(const fs::path& p) {
+  std::string s(1, '\'');
+  s.append(p.string());
+  s.push_back('\'');
+  return s;
+}
+
+// The world's r32 file of `name` stitched from the tiles' core windows.
+bytes_t stitch(const fs::path& plan_dir, const std::string& name) {
+  const json plan = json::parse(read_text(plan_dir / "plan.json"));
+  const int w = plan["world"]["size"][0], h = plan["world"]["size"][1];
+  bytes_t world(static_cast<std::size_t>(w) * h * 4, 0);
+  for (const json& t : plan["tiles"]) {
+    const bytes_t tile = read_bytes(plan_dir / t["out"].get<std::string>() / name);
+    const std::int64_t bx = t["built"]["origin"][0], by = t["built"]["origin"][1];
+    const int bw = t["built"]["size"][0];
+    const std::int64_t cx = t["core"]["origin"][0], cy = t["core"]["origin"][1];
+    const int cw = t["core"]["size"][0], ch = t["core"]["size"][1];
+    for (int j = 0; j < ch; ++j) {
+      const auto src = static_cast<std::size_t>(((cy + j - by) * bw + (cx - bx)) * 4);
+      const auto dst = static_cast<std::size_t>(((cy + j) * w + cx) * 4);
+      std::copy(tile.begin() + static_cast<std::ptrdiff_t>(src),
+                tile.begin() + static_cast<std::ptrdiff_t>(src + static_cast<std::size_t>(cw) * 4),
+                world.begin() + static_cast<std::ptrdiff_t>(dst));
+    }
+  }
+  return world;
+}
+
+void build_every_tile(const fs::path& plan_dir, int count) {
+  for (int i = 0; i < count; ++i) {
+    const auto r = run_cli({"tiles", "build", plan_dir.string(), "--index", std::to_string(i), "--quiet"});
+    REQUIRE(r.exit_code == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("cli tiles: a 4x4 tiled build stitched equals the single build", "[cli][tiles]") {
+  const temp_dir dir;
+  const fs::path preset = dir.write("world.json", k_local_preset);
+  REQUIRE(run_cli({"build", preset.string(), "-o", (dir / "single").string(), "--quiet"}).exit_code == 0);
+  const fs::path plan_dir = dir / "plan";
+  const auto planned = run_cli({"tiles", "plan", preset.string(), "--tile", "33", "-o", plan_dir.string()});
+  REQUIRE(planned.exit_code == 0);
+  const json plan = json::parse(read_text(plan_dir / "plan.json"));
+  REQUIRE(plan["tiles"].size() == 16);
+  CHECK(plan["mode"] == "halo");
+  CHECK(plan["halo"] == 6 + 6 + 3 + 1);  // perturb ceil(5) + 1, thermal 6, smooth ceil(3 * 0.8), slope 1
+  CHECK(plan["tiles"][5]["name"] == "tile_x1_y1");
+  CHECK(plan["stages"][2]["world_range"].size() == 2);
+  // The tile presets carry the world's range for min-max normalize.
+  const json tile5 = json::parse(read_text(plan_dir / "presets/tile_x1_y1.json"));
+  CHECK(tile5["stages"][2]["world_range"] == plan["stages"][2]["world_range"]);
+
+  // Before any tile is built, finish names the missing tiles and writes nothing.
+  const auto early = run_cli({"tiles", "finish", plan_dir.string()});
+  CHECK(early.exit_code == 1);
+  CHECK(early.err.find("tile_x0_y0 (index 0) is missing") != std::string::npos);
+  CHECK_FALSE(fs::exists(plan_dir / "world.vrt"));
+
+  build_every_tile(plan_dir, 16);
+  // Every tile computed its region grown by the halo, not the world.
+  const json m5 = json::parse(read_text(plan_dir / "tiles/tile_x1_y1/manifest.json"));
+  CHECK(m5["computed"]["mode"] == "halo");
+  CHECK(m5["computed"]["area"]["size"] == json::array({33 + 32, 33 + 32}));
+  CHECK(stitch(plan_dir, "height.r32") == read_bytes(dir / "single/height.r32"));
+  CHECK(stitch(plan_dir, "slope.r32") == read_bytes(dir / "single/slope.r32"));
+
+  const auto finished = run_cli({"tiles", "finish", plan_dir.string()});
+  REQUIRE(finished.exit_code == 0);
+  const json world = json::parse(read_text(plan_dir / "world.json"));
+  CHECK(world["seams"]["pairs"].size() == 24);
+  CHECK(world["seams"]["ok"] == true);
+  CHECK(world["seams"]["max_dh"] == 0.0);
+  CHECK(world["seams"]["max_gradient_jump"].get<double>() > 0.0);
+  CHECK(world["seams"]["max_interior_p99"].get<double>() > 0.0);
+
+  SECTION("gdalinfo opens the mosaic, and it is the single build") {
+    const auto info = fs::path(dir / "gdalinfo.txt");
+    REQUIRE(shell("gdalinfo " + quoted(plan_dir / "world.vrt") + " > " + quoted(info) + " 2>&1") == 0);
+    CHECK(read_text(info).find("Size is 132, 132") != std::string::npos);
+    REQUIRE(shell("gdal_translate -q -of ENVI " + quoted(plan_dir / "world.vrt") + " " + quoted(dir / "m.bin")) == 0);
+    CHECK(read_bytes(dir / "m.bin") == read_bytes(dir / "single/height.r32"));
+  }
+  SECTION("resumable: an up-to-date tile is skipped, a damaged one rebuilt") {
+    const auto again = run_cli({"tiles", "build", plan_dir.string(), "--index", "3"});
+    CHECK(again.exit_code == 0);
+    CHECK(again.err.find("tile_x3_y0: up to date, skipped") != std::string::npos);
+    const fs::path h = plan_dir / "tiles/tile_x3_y0/height.r32";
+    const bytes_t good = read_bytes(h);
+    std::ofstream(h, std::ios::binary | std::ios::trunc) << "x";
+    CHECK(run_cli({"tiles", "finish", plan_dir.string()}).exit_code == 1);
+    const auto rebuilt = run_cli({"tiles", "build", plan_dir.string(), "--index", "3"});
+    CHECK(rebuilt.exit_code == 0);
+    CHECK(rebuilt.err.find("skipped") == std::string::npos);
+    CHECK(read_bytes(h) == good);
+    CHECK(run_cli({"tiles", "finish", plan_dir.string(), "--quiet"}).exit_code == 0);
+  }
+  SECTION("GNU parallel runs jobs.txt as it is") {
+    if (!have("parallel")) FAIL("GNU parallel is missing: scripts/install-deps.sh --tests installs it");
+    const fs::path other = dir / "plan-parallel";
+    REQUIRE(run_cli({"tiles", "plan", preset.string(), "--tile", "33", "-o", other.string()}).exit_code == 0);
+    REQUIRE(shell("parallel -j 2 < " + quoted(other / "jobs.txt")) == 0);
+    CHECK(stitch(other, "height.r32") == read_bytes(dir / "single/height.r32"));
+    CHECK(stitch(other, "slope.r32") == read_bytes(dir / "single/slope.r32"));
+    CHECK(run_cli({"tiles", "finish", other.string(), "--quiet"}).exit_code == 0);
+  }
+  SECTION("make -j2 runs the Makefile as it is, finish included") {
+    const fs::path other = dir / "plan-make";
+    REQUIRE(run_cli({"tiles", "plan", preset.string(), "--tile", "33", "-o", other.string()}).exit_code == 0);
+    REQUIRE(shell("make -s -C " + quoted(other) + " -j2 > /dev/null 2>&1") == 0);
+    CHECK(fs::exists(other / "world.json"));
+    CHECK(stitch(other, "height.r32") == read_bytes(dir / "single/height.r32"));
+    // Nothing left to do: make finds every target current.
+    CHECK(shell("make -q -C " + quoted(other)) == 0);
+  }
+}
+
+TEST_CASE("cli tiles: runner files for Slurm and Kubernetes", "[cli][tiles]") {
+  const temp_dir dir;
+  const fs::path preset = dir.write("world.json", k_local_preset);
+  const fs::path plan_dir = dir / "plan";
+  REQUIRE(run_cli({"tiles", "plan", preset.string(), "--tile", "33", "--threads", "2", "-o", plan_dir.string()})
+              .exit_code == 0);
+  const std::string sbatch = read_text(plan_dir / "slurm.sbatch");
+  CHECK(sbatch.find("#SBATCH --array=0-15\n") != std::string::npos);
+  CHECK(sbatch.find("#SBATCH --cpus-per-task=2\n") != std::string::npos);
+  CHECK(sbatch.find("--index \"$SLURM_ARRAY_TASK_ID\"") != std::string::npos);
+  CHECK(fs::is_directory(plan_dir / "logs"));
+  // The Kubernetes Indexed Job, checked structurally (no cluster here).
+  const json job = json::parse(read_text(plan_dir / "k8s-job.json"));
+  CHECK(job["apiVersion"] == "batch/v1");
+  CHECK(job["kind"] == "Job");
+  CHECK(job["spec"]["completionMode"] == "Indexed");
+  CHECK(job["spec"]["completions"] == 16);
+  CHECK(job["spec"]["parallelism"].get<int>() >= 1);
+  const json& pod = job["spec"]["template"]["spec"];
+  CHECK(pod["restartPolicy"] == "Never");
+  REQUIRE(pod["containers"].size() == 1);
+  const json& command = pod["containers"][0]["command"];
+  CHECK(command == json::array({"landform", "tiles", "build", "/plan", "--index", "$(JOB_COMPLETION_INDEX)",
+                                "--threads", "2", "--quiet"}));
+  CHECK(pod["containers"][0]["volumeMounts"][0]["mountPath"] == "/plan");
+  CHECK(pod["volumes"][0]["name"] == "plan");
+  const std::string makefile = read_text(plan_dir / "Makefile");
+  CHECK(makefile.find("tiles/tile_x3_y3/manifest.json: presets/tile_x3_y3.json plan.json\n") != std::string::npos);
+}
+
+TEST_CASE("cli tiles: Unity shared edges, naming, and the seam check", "[cli][tiles]") {
+  const temp_dir dir;
+  json p = json::parse(k_local_preset);
+  p["size"] = 129;  // 4 * 32 + 1
+  const fs::path preset = dir.write("world.json", p.dump());
+  REQUIRE(run_cli({"build", preset.string(), "-o", (dir / "single").string(), "--quiet"}).exit_code == 0);
+  const fs::path plan_dir = dir / "plan";
+  REQUIRE(run_cli({"tiles", "plan", preset.string(), "--tile", "33", "--shared-edges", "--name", "terrain", "--pad",
+                   "2", "--start-index", "1", "--flip-y", "-o", plan_dir.string()})
+              .exit_code == 0);
+  const json plan = json::parse(read_text(plan_dir / "plan.json"));
+  REQUIRE(plan["tiles"].size() == 16);
+  // Row 0 is the top row; with --flip-y its Y is the largest.
+  CHECK(plan["tiles"][0]["name"] == "terrain_x01_y04");
+  CHECK(plan["tiles"][15]["name"] == "terrain_x04_y01");
+  CHECK(plan["tiles"][1]["core"]["origin"] == json::array({32, 0}));
+  CHECK(plan["tiles"][1]["core"]["size"] == json::array({33, 33}));
+  build_every_tile(plan_dir, 16);
+  REQUIRE(run_cli({"tiles", "finish", plan_dir.string(), "--quiet"}).exit_code == 0);
+  const json world = json::parse(read_text(plan_dir / "world.json"));
+  // Neighbours share 33 edge cells per pair: all equal.
+  CHECK(world["seams"]["shared_cells"] == 24 * 33);
+  CHECK(world["seams"]["max_dh"] == 0.0);
+  REQUIRE(shell("gdal_translate -q -of ENVI " + quoted(plan_dir / "world.vrt") + " " + quoted(dir / "m.bin")) == 0);
+  CHECK(read_bytes(dir / "m.bin") == read_bytes(dir / "single/height.r32"));
+
+  SECTION("a bound the seams exceed: exit 1, the pair named") {
+    // Exact tiles pass |dh| = 0; a gradient bound of 1% of the interior's
+    // 99th percentile is one no real terrain meets.
+    const fs::path strict = dir / "strict";
+    REQUIRE(run_cli({"tiles", "plan", preset.string(), "--tile", "33", "--shared-edges", "--max-jump-ratio", "0.01",
+                     "-o", strict.string()})
+                .exit_code == 0);
+    build_every_tile(strict, 16);
+    const auto r = run_cli({"tiles", "finish", strict.string()});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("exceeds the bound") != std::string::npos);
+  }
+}
+
+TEST_CASE("cli tiles: overlap, whole-world stages and bad input", "[cli][tiles]") {
+  const temp_dir dir;
+  json p = json::parse(k_local_preset);
+  p["size"] = 64;
+  p["stages"].push_back({{"type", "olsen_erosion"}, {"iterations", 2}});
+  const fs::path preset = dir.write("world.json", p.dump());
+  REQUIRE(run_cli({"build", preset.string(), "-o", (dir / "single").string(), "--quiet"}).exit_code == 0);
+  const fs::path plan_dir = dir / "plan";
+  REQUIRE(run_cli({"tiles", "plan", preset.string(), "--tile", "32", "--overlap", "2", "-o", plan_dir.string()})
+              .exit_code == 0);
+  const json plan = json::parse(read_text(plan_dir / "plan.json"));
+  CHECK(plan["mode"] == "world");
+  CHECK(plan["halo"].is_null());
+  CHECK(plan["tiles"][0]["built"]["size"] == json::array({34, 34}));
+  build_every_tile(plan_dir, 4);
+  const json m = json::parse(read_text(plan_dir / "tiles/tile_x0_y0/manifest.json"));
+  CHECK(m["computed"]["mode"] == "world");
+  REQUIRE(run_cli({"tiles", "finish", plan_dir.string(), "--quiet"}).exit_code == 0);
+  const json world = json::parse(read_text(plan_dir / "world.json"));
+  CHECK(world["seams"]["shared_cells"] == 4 * 4 * 34);  // 4 pairs, 2 + 2 overlap columns of 34 rows
+  CHECK(world["seams"]["max_dh"] == 0.0);
+  CHECK(stitch(plan_dir, "height.r32") == read_bytes(dir / "single/height.r32"));
+
+  SECTION("bad input: exit 2, nothing written") {
+    const fs::path bad = dir / "bad";
+    const auto r = run_cli({"tiles", "plan", preset.string(), "--tile", "32", "--shared-edges", "-o", bad.string()});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--tile: 32 with --shared-edges must be 2^n + 1") != std::string::npos);
+    CHECK_FALSE(fs::exists(bad));
+    const auto idx = run_cli({"tiles", "build", plan_dir.string(), "--index", "4"});
+    CHECK(idx.exit_code == 2);
+    CHECK(idx.err.find("--index: 4 is not a tile of the plan (0 to 3)") != std::string::npos);
+    CHECK(run_cli({"tiles", "finish", (dir / "nowhere").string()}).exit_code == 2);
+  }
+}
