@@ -40,8 +40,8 @@ struct build_settings {
   std::string out_dir = "out";
   int threads = 0;
   bool quiet = false;
-  bool strict = false;  // target problems are errors (exit 2)
-  bool clean = false;   // remove the previous build's files this one does not write
+  bool strict = false;                // target problems are errors (exit 2)
+  bool clean = false;                 // remove the previous build's files this one does not write
   std::optional<double> max_seconds;  // refuse presets estimated to run longer (one core)
 };
 

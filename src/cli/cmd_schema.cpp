@@ -25,8 +25,9 @@ void print_markdown(std::ostream& out) {
 void setup_schema(CLI::App& app) {
   auto markdown = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
-      "schema", "print the preset format as a JSON Schema (draft 2020-12) for editors, from the same declarations "
-                "validation uses");
+      "schema",
+      "print the preset format as a JSON Schema (draft 2020-12) for editors, from the same declarations "
+      "validation uses");
   cmd->add_flag("--markdown", *markdown, "the table of top-level keys docs/presets.md embeds");
   cmd->callback([markdown] {
     if (*markdown) {

@@ -23,6 +23,7 @@ namespace {
 
 constexpr int k_format_version = 1;
 constexpr std::int64_t k_max_cells = std::int64_t{1} << 28;  // 1 GiB of float32
+constexpr std::int64_t k_max_side = 65536;                   // cells per side (preset_header's size range)
 
 const std::vector<std::string> k_stage_keys = {"type", "seed", "id", "enabled"};
 

@@ -6,7 +6,7 @@ namespace landform {
 
 namespace {
 
-constexpr double k_max_side = 65536;      // cells per side
+constexpr double k_max_side = 65536;        // cells per side
 constexpr double k_max_origin = 1LL << 40;  // cells from 0: keeps world metres exact in double
 
 }  // namespace
@@ -50,8 +50,9 @@ const param_schema<preset_header>& preset_header::schema() {
           .number("cell_size", &P::cell_size)
           .unit("m")
           .range(between(1e-6, 1e12))
-          .doc("width of one cell; physical parameters (erosion, slopes, normals) use it. From a micrometre: "
-               "smaller cells overflow float32 slopes and curvatures")
+          .doc(
+              "width of one cell; physical parameters (erosion, slopes, normals) use it. From a micrometre: "
+              "smaller cells overflow float32 slopes and curvatures")
           .number("height_scale", &P::height_scale)
           .unit("m per height unit")
           .range(between(1e-6, 1e12))
@@ -64,10 +65,11 @@ const param_schema<preset_header>& preset_header::schema() {
           .number("sea_level", &P::sea_level)
           .unit("height units")
           .range(between(-1e12, 1e12))
-          .doc("the sea's surface, the one value the preview ramps, biome, voronoi island shaping, splat "
-               "above_sea and the water outputs use; sea = cells below it connected to the world's border. "
-               "Absent: each consumer's own default (preview and splat 0.3, biome and voronoi 0.5, water 0); see "
-               "docs/water.md")
+          .doc(
+              "the sea's surface, the one value the preview ramps, biome, voronoi island shaping, splat "
+              "above_sea and the water outputs use; sea = cells below it connected to the world's border. "
+              "Absent: each consumer's own default (preview and splat 0.3, biome and voronoi 0.5, water 0); see "
+              "docs/water.md")
           .effect("higher = more sea, smaller islands, lower coastlines");
   return s;
 }

@@ -95,14 +95,14 @@ std::string description(const param_spec& spec) {
 
 // The keys every stage entry takes besides its parameters.
 json stage_common_keys(const std::string& type) {
-  json keys = {
-      {"type", {{"const", type}}},
-      {"seed",
-       {{"description", "the stage's own seed, or \"preset\" for the preset's seed; absent = derived from the "
-                        "preset seed and the stage's id"},
-        {"oneOf", {{{"type", "integer"}}, {{"const", "preset"}}}}}},
-      {"id", {{"type", "string"}, {"minLength", 1}, {"description", "names the stage's seed stream"}}},
-      {"enabled", {{"type", "boolean"}, {"default", true}, {"description", "false skips the stage"}}}};
+  json keys = {{"type", {{"const", type}}},
+               {"seed",
+                {{"description",
+                  "the stage's own seed, or \"preset\" for the preset's seed; absent = derived from the "
+                  "preset seed and the stage's id"},
+                 {"oneOf", {{{"type", "integer"}}, {{"const", "preset"}}}}}},
+               {"id", {{"type", "string"}, {"minLength", 1}, {"description", "names the stage's seed stream"}}},
+               {"enabled", {{"type", "boolean"}, {"default", true}, {"description", "false skips the stage"}}}};
   for (const auto& spec : composition_specs()) keys[spec.name] = param_json_schema(spec);
   return keys;
 }

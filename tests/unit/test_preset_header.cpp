@@ -42,7 +42,8 @@ bool declared(const std::string& key) {
 
 TEST_CASE("preset header: every top-level key of every shipped preset is declared", "[pipeline][schema]") {
   int presets = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(LANDFORM_SOURCE_DIR) / "presets")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(LANDFORM_SOURCE_DIR) / "presets")) {
     if (entry.path().extension() != ".json") continue;
     const json preset = load_preset_file(entry.path());
     for (const auto& [key, value] : preset.items()) {
@@ -70,7 +71,8 @@ TEST_CASE("preset header: origins are checked exactly at the 64-bit limits", "[p
 }
 
 TEST_CASE("preset header: the world's three forms and its errors", "[pipeline][schema]") {
-  for (const json& world : {json(64), json({64, 64}), json({{"size", 64}}), json({{"origin", {0, 0}}, {"size", {64, 64}}})}) {
+  for (const json& world :
+       {json(64), json({64, 64}), json({{"size", 64}}), json({{"origin", {0, 0}}, {"size", {64, 64}}})}) {
     INFO(world.dump());
     CHECK(build_issue_texts(with(k_base, "world", world)).empty());
   }
