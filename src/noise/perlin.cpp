@@ -12,13 +12,11 @@ namespace landform::noise {
 
 namespace {
 
-using namespace perlin_detail;
-
-constexpr float k_gx[8] = {1, -1, 1, -1, k_sqrt2, -k_sqrt2, 0, 0};
-constexpr float k_gy[8] = {1, 1, -1, -1, 0, 0, k_sqrt2, -k_sqrt2};
+constexpr float k_gx[8] = {1, -1, 1, -1, perlin_detail::k_sqrt2, -perlin_detail::k_sqrt2, 0, 0};
+constexpr float k_gy[8] = {1, 1, -1, -1, 0, 0, perlin_detail::k_sqrt2, -perlin_detail::k_sqrt2};
 
 float dot(std::uint32_t seed, std::uint32_t hx, std::uint32_t hy, float dx, float dy) {
-  const std::uint32_t k = ((seed ^ hx ^ hy) * k_multiplier) >> 29;
+  const std::uint32_t k = ((seed ^ hx ^ hy) * perlin_detail::k_multiplier) >> 29;
   return k_gx[k] * dx + k_gy[k] * dy;
 }
 
@@ -32,9 +30,11 @@ float perlin_noise2(std::int64_t seed64, double x, double y) {
   const double xf = std::floor(x), yf = std::floor(y);
   const auto tx = static_cast<float>(x - xf), ty = static_cast<float>(y - yf);
   const auto ix = static_cast<std::int32_t>(xf), iy = static_cast<std::int32_t>(yf);
-  const std::uint32_t hx0 = static_cast<std::uint32_t>(ix) * k_prime_x, hx1 = hx0 + k_prime_x;
-  const std::uint32_t hy0 = static_cast<std::uint32_t>(iy) * k_prime_y, hy1 = hy0 + k_prime_y;
-  const std::uint32_t seed = seed32(seed64);
+  const std::uint32_t hx0 = static_cast<std::uint32_t>(ix) * perlin_detail::k_prime_x,
+                      hx1 = hx0 + perlin_detail::k_prime_x;
+  const std::uint32_t hy0 = static_cast<std::uint32_t>(iy) * perlin_detail::k_prime_y,
+                      hy1 = hy0 + perlin_detail::k_prime_y;
+  const std::uint32_t seed = perlin_detail::seed32(seed64);
   const float tx1 = tx - 1.0f, ty1 = ty - 1.0f;
   const float n00 = dot(seed, hx0, hy0, tx, ty);
   const float n10 = dot(seed, hx1, hy0, tx1, ty);

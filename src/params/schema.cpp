@@ -11,6 +11,11 @@ std::string show_value(const json& value) {
   return text;
 }
 
+bool is_int64(const json& value) {
+  if (value.is_number_unsigned()) return value.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX);
+  return value.is_number_integer();
+}
+
 std::string show_key(std::string_view key) {
   constexpr std::size_t k_max = 64;
   if (key.size() <= k_max) return std::string(key);
@@ -20,10 +25,6 @@ std::string show_key(std::string_view key) {
 }
 
 namespace {
-
-std::string show(const json& value) {
-  return show_value(value);
-}
 
 bool is_integral(const json& v) {
   if (v.is_number_integer() || v.is_number_unsigned()) return true;
@@ -46,12 +47,6 @@ std::string check_range(const param_range& r, double v) {
     }
   }
   return {};
-}
-
-// nlohmann stores integers above 2^63 - 1 as unsigned.
-bool is_int64(const json& v) {
-  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX);
-  return v.is_number_integer();
 }
 
 // The range check on 64-bit integers, exact: compared as integers (the bounds
@@ -209,42 +204,42 @@ json param_spec::expanded(const json& value) const {
 std::string param_spec::check(const json& value) const {
   switch (kind) {
     case param_kind::boolean:
-      return value.is_boolean() ? "" : show(value) + " must be true or false";
+      return value.is_boolean() ? "" : show_value(value) + " must be true or false";
     case param_kind::choice: {
-      if (!value.is_string()) return show(value) + " must be a string, one of " + range_text();
+      if (!value.is_string()) return show_value(value) + " must be a string, one of " + range_text();
       const auto s = value.get<std::string>();
       if (std::find(choices.begin(), choices.end(), s) != choices.end()) return {};
-      std::string message = show(value) + " is not one of " + range_text();
+      std::string message = show_value(value) + " is not one of " + range_text();
       if (auto guess = did_you_mean(s, choices)) message += "; did you mean \"" + *guess + "\"?";
       return message;
     }
     case param_kind::integer:
-      if (!is_integral(value)) return show(value) + " must be an integer";
+      if (!is_integral(value)) return show_value(value) + " must be an integer";
       return check_range(range, value.get<double>());
     case param_kind::number:
-      if (!value.is_number()) return show(value) + " must be a number";
-      if (!std::isfinite(value.get<double>())) return show(value) + " must be finite";
+      if (!value.is_number()) return show_value(value) + " must be a number";
+      if (!std::isfinite(value.get<double>())) return show_value(value) + " must be finite";
       return check_range(range, value.get<double>());
     case param_kind::string:
-      if (!value.is_string()) return show(value) + " must be a string";
+      if (!value.is_string()) return show_value(value) + " must be a string";
       if (non_empty && value.get<std::string>().empty()) return "must not be empty";
       return {};
     case param_kind::layer:
-      if (!value.is_string() || value.get<std::string>().empty()) return show(value) + " must be a layer name";
+      if (!value.is_string() || value.get<std::string>().empty()) return show_value(value) + " must be a layer name";
       return {};
     case param_kind::interval: {
       if (!value.is_array() || value.size() != 2 || !value[0].is_number() || !value[1].is_number() ||
           !std::isfinite(value[0].get<double>()) || !std::isfinite(value[1].get<double>())) {
-        return show(value) + " must be [low, high]";
+        return show_value(value) + " must be [low, high]";
       }
-      if (!(value[0].get<double>() <= value[1].get<double>())) return show(value) + " must have low <= high";
+      if (!(value[0].get<double>() <= value[1].get<double>())) return show_value(value) + " must have low <= high";
       for (const json& bound : value) {
         if (auto problem = check_range(range, bound.get<double>()); !problem.empty()) return problem;
       }
       return {};
     }
     case param_kind::integer64:
-      if (!is_int64(value)) return show(value) + " must be an integer from -2^63 to 2^63-1";
+      if (!is_int64(value)) return show_value(value) + " must be an integer from -2^63 to 2^63-1";
       return check_range_int64(range, value.get<std::int64_t>());
     case param_kind::extent:
       return check_extent(value);
@@ -266,12 +261,14 @@ std::string param_spec::check(const json& value) const {
 std::string param_spec::check_extent(const json& value) const {
   const std::string unit_text = unit.empty() ? "" : " in " + unit;
   const bool pair = value.is_array() && value.size() == 2;
-  if (!pair && !is_integral(value)) return show(value) + " must be an integer or [width, height]" + unit_text;
+  if (!pair && !is_integral(value)) return show_value(value) + " must be an integer or [width, height]" + unit_text;
   if (!pair) return check_range(range, value.get<double>());
   for (const json& side : value) {
     if (!is_integral(side))
-      return show(value) + ": " + show(side) + " is not a whole number" + (unit.empty() ? "" : " of " + unit);
-    if (auto problem = check_range(range, side.get<double>()); !problem.empty()) return show(value) + ": " + problem;
+      return show_value(value) + ": " + show_value(side) + " is not a whole number" +
+             (unit.empty() ? "" : " of " + unit);
+    if (auto problem = check_range(range, side.get<double>()); !problem.empty())
+      return show_value(value) + ": " + problem;
   }
   return {};
 }
@@ -279,11 +276,11 @@ std::string param_spec::check_extent(const json& value) const {
 std::string param_spec::check_cell(const json& value) const {
   const std::string unit_text = unit.empty() ? "" : " in whole " + unit;
   if (!value.is_array() || value.size() != 2 || !is_int64(value[0]) || !is_int64(value[1])) {
-    return show(value) + " must be [x, y]" + unit_text;
+    return show_value(value) + " must be [x, y]" + unit_text;
   }
   for (const json& coordinate : value) {
     if (auto problem = check_range_int64(range, coordinate.get<std::int64_t>()); !problem.empty())
-      return show(value) + ": " + problem;
+      return show_value(value) + ": " + problem;
   }
   return {};
 }
@@ -299,7 +296,7 @@ std::string param_spec::check_list(const json& value) const {
     tuple += " numbers]";
   }
   const std::string what = points ? "a list of " + tuple : "a list of numbers";
-  if (!value.is_array()) return show(value) + " must be " + what;
+  if (!value.is_array()) return show_value(value) + " must be " + what;
   if (value.size() < min_count) {
     return "has " + std::to_string(value.size()) + " elements, needs at least " + std::to_string(min_count);
   }
@@ -309,10 +306,10 @@ std::string param_spec::check_list(const json& value) const {
   for (std::size_t k = 0; k < value.size(); ++k) {
     const json& e = value[k];
     const std::string where = "element " + std::to_string(k) + ": ";
-    if (points && (!e.is_array() || e.size() != arity)) return where + show(e) + " must be " + tuple;
+    if (points && (!e.is_array() || e.size() != arity)) return where + show_value(e) + " must be " + tuple;
     for (const json& number : points ? e : json::array({e})) {
       if (!number.is_number() || !std::isfinite(number.get<double>()))
-        return where + show(e) + " must be finite numbers";
+        return where + show_value(e) + " must be finite numbers";
       if (auto problem = check_range(range, number.get<double>()); !problem.empty()) return where + problem;
     }
   }
@@ -391,7 +388,7 @@ void check_value(const param_spec& spec, const json& given, const std::string& p
         if (field.name == spec.shorthand) check_value(field, given, path, scope, issues);
       }
     } else if (!value.is_object()) {
-      issues.push_back({path, show(value) + " must be an object " + field_names(spec.fields)});
+      issues.push_back({path, show_value(value) + " must be an object " + field_names(spec.fields)});
       return;
     } else {
       check_fields(spec.fields, value, path, {}, issues, scope, "unknown key");
@@ -404,7 +401,7 @@ void check_value(const param_spec& spec, const json& given, const std::string& p
   }
   if (spec.kind == param_kind::list_of) {
     if (!value.is_array()) {
-      issues.push_back({path, show(value) + " must be a list of objects " + field_names(spec.fields)});
+      issues.push_back({path, show_value(value) + " must be a list of objects " + field_names(spec.fields)});
       return;
     }
     if (value.size() < spec.min_count || (spec.max_count && value.size() > spec.max_count)) {

@@ -93,11 +93,6 @@ bool is_folder_of(const std::string& folder, const std::string& file) {
   return file.size() > folder.size() && file.compare(0, folder.size(), folder) == 0 && file[folder.size()] == '/';
 }
 
-std::string show(const json& v) {
-  std::string s = v.dump();
-  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
-
 std::string joined(const std::vector<std::string>& names) {
   std::string text;
   for (const auto& n : names) text += (text.empty() ? "" : " | ") + n;
@@ -116,7 +111,7 @@ const output_kind* resolve_map(const json& o, const std::string& path, const std
   }
   std::vector<std::string> known = builtin_outputs().names();
   known.insert(known.end(), layers.begin(), layers.end());
-  std::string message = show(map) + " is not a map this preset can write (" + joined(known) + ")";
+  std::string message = show_value(map) + " is not a map this preset can write (" + joined(known) + ")";
   if (auto guess = did_you_mean(spec.map, known)) message += "; did you mean \"" + *guess + "\"?";
   issues.push_back({path + ".map", message});
   return nullptr;
@@ -126,7 +121,7 @@ const output_kind* resolve_map(const json& o, const std::string& path, const std
 bool check_output(const json& o, const std::string& path, const std::vector<std::string>& layers,
                   std::vector<std::string>& files, output_spec& spec, std::vector<preset_issue>& issues) {
   if (!o.is_object()) {
-    issues.push_back({path, show(o) + " must be an object with \"map\", \"format\" and \"file\""});
+    issues.push_back({path, show_value(o) + " must be an object with \"map\", \"format\" and \"file\""});
     return false;
   }
   const output_kind* kind = resolve_map(o, path, layers, spec, issues);
@@ -138,14 +133,14 @@ bool check_output(const json& o, const std::string& path, const std::vector<std:
   const json format = o.value("format", json(kind->formats.front()));
   spec.format = format.is_string() ? format.get<std::string>() : "";
   if (std::find(kind->formats.begin(), kind->formats.end(), spec.format) == kind->formats.end()) {
-    std::string message = show(format) + " is not one of " + joined(kind->formats);
+    std::string message = show_value(format) + " is not one of " + joined(kind->formats);
     if (auto guess = did_you_mean(spec.format, kind->formats)) message += "; did you mean \"" + *guess + "\"?";
     issues.push_back({kind_path + ".format", message});
   }
   if (issues.size() != before) return false;
   const json file = o.value("file", json(default_output_file(spec.map, spec.format)));
   if (!file.is_string()) {
-    issues.push_back({kind_path + ".file", show(file) + " must be a file name"});
+    issues.push_back({kind_path + ".file", show_value(file) + " must be a file name"});
     return false;
   }
   spec.file = file.get<std::string>();
@@ -193,7 +188,7 @@ std::vector<output_spec> check_outputs(const json& outputs, const std::vector<st
                                        std::vector<preset_issue>& issues) {
   std::vector<output_spec> specs;
   if (!outputs.is_array()) {
-    issues.push_back({"outputs", show(outputs) + " must be an array of {\"map\", \"format\", \"file\"}"});
+    issues.push_back({"outputs", show_value(outputs) + " must be an array of {\"map\", \"format\", \"file\"}"});
     return specs;
   }
   std::vector<std::string> files;  // normalised names so far

@@ -23,20 +23,8 @@ namespace {
 
 constexpr int k_format_version = 1;
 constexpr std::int64_t k_max_cells = std::int64_t{1} << 28;  // 1 GiB of float32
-constexpr std::int64_t k_max_side = 65536;                   // cells per side (preset_header's size range)
 
 const std::vector<std::string> k_stage_keys = {"type", "seed", "id", "enabled"};
-
-// nlohmann stores integers above 2^63 - 1 as unsigned; seeds are signed 64-bit.
-bool is_int64(const json& v) {
-  if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX);
-  return v.is_number_integer();
-}
-
-std::string show(const json& v) {
-  std::string s = v.dump();
-  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
 
 // Collects problems instead of stopping at the first.
 struct checker {
@@ -129,8 +117,8 @@ bool load_stage_files(const stage_info& info, const json& entry, const std::stri
     const std::string hash = sha256_hex(bytes->data(), bytes->size());
     const std::string hash_key = f.param + "_sha256";
     if (auto it = entry.find(hash_key); it != entry.end() && *it != hash) {
-      c.add(path + "." + hash_key, (it->is_string() ? it->dump() : show(*it)) + " is not the SHA-256 of \"" + written +
-                                       "\" (" + hash + "); the file changed since the preset was written");
+      c.add(path + "." + hash_key, (it->is_string() ? it->dump() : show_value(*it)) + " is not the SHA-256 of \"" +
+                                       written + "\" (" + hash + "); the file changed since the preset was written");
       ok = false;
       continue;
     }
@@ -160,13 +148,13 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   const std::string base = "stages[" + std::to_string(index) + "]";
   info_out = nullptr;
   if (!entry.is_object()) {
-    c.add(base, show(entry) + " must be an object with a \"type\"");
+    c.add(base, show_value(entry) + " must be an object with a \"type\"");
     return nullptr;
   }
   auto type_it = entry.find("type");
   if (type_it == entry.end() || !type_it->is_string()) {
-    c.add(base + ".type",
-          type_it == entry.end() ? "missing; every stage needs a \"type\"" : show(*type_it) + " must be a stage name");
+    c.add(base + ".type", type_it == entry.end() ? "missing; every stage needs a \"type\""
+                                                 : show_value(*type_it) + " must be a stage name");
     return nullptr;
   }
   const auto type = type_it->get<std::string>();
@@ -186,13 +174,13 @@ json check_stage(const json& entry, std::size_t index, const stage_registry& reg
   check_params(info->params, entry, path, extra_keys, c.issues, check_scope{&layers});
   comp = check_composition(entry, path, info->category == stage_category::generator, layers, c.issues);
   if (auto it = entry.find("seed"); it != entry.end() && !is_int64(*it) && *it != "preset") {
-    c.add(path + ".seed", show(*it) + " must be an integer from -2^63 to 2^63-1, or \"preset\"");
+    c.add(path + ".seed", show_value(*it) + " must be an integer from -2^63 to 2^63-1, or \"preset\"");
   }
   if (auto it = entry.find("id"); it != entry.end() && (!it->is_string() || it->get<std::string>().empty())) {
-    c.add(path + ".id", show(*it) + " must be a non-empty string");
+    c.add(path + ".id", show_value(*it) + " must be a non-empty string");
   }
   if (auto it = entry.find("enabled"); it != entry.end() && !it->is_boolean()) {
-    c.add(path + ".enabled", show(*it) + " must be true or false");
+    c.add(path + ".enabled", show_value(*it) + " must be true or false");
   }
   if (c.issues.size() != before) return nullptr;
   std::vector<preset_issue> rule_issues;
@@ -265,7 +253,7 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
 
 pipeline pipeline::build(const json& preset, const std::filesystem::path& base_dir, const stage_registry& registry) {
   checker c;
-  if (!preset.is_object()) throw preset_error("", "a preset must be a JSON object, got " + show(preset));
+  if (!preset.is_object()) throw preset_error("", "a preset must be a JSON object, got " + show_value(preset));
   const top_level top = check_top_level(preset, c);
 
   pipeline p;
@@ -337,12 +325,13 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
     for (std::size_t k = 0; k < outputs_it->size(); ++k) {
       const json& o = (*outputs_it)[k];
       if (o.is_object() && o.value("map", "") == "biome" && !(*top.sea_level > 0.0 && *top.sea_level < 1.0)) {
-        c.add("sea_level", show(json(*top.sea_level)) + " must be between 0 and 1 (exclusive) for the biome output " +
-                               "(outputs[" + std::to_string(k) + "])");
+        c.add("sea_level", show_value(json(*top.sea_level)) +
+                               " must be between 0 and 1 (exclusive) for the biome output " + "(outputs[" +
+                               std::to_string(k) + "])");
       }
       if (o.is_object() && o.contains("sea_level") && o["sea_level"] != json(*top.sea_level)) {
         c.add("outputs[" + std::to_string(k) + "].sea_level",
-              show(o["sea_level"]) + " differs from the preset's sea_level " + show(json(*top.sea_level)) +
+              show_value(o["sea_level"]) + " differs from the preset's sea_level " + show_value(json(*top.sea_level)) +
                   "; give the sea level once, at the top level");
       }
     }
@@ -400,10 +389,10 @@ bool is_world(const region& r, const world_extent& w) {
   return r.origin_x == w.origin_x && r.origin_y == w.origin_y && r.width == w.width && r.height == w.height;
 }
 
-// Sum of the halos of the running stages in [0, stop); -1 if one needs the world.
-int summed_halo(const std::vector<pipeline_stage>& stages, std::size_t stop) {
+// Sum of the halos of the running stages in [0, end); -1 if one needs the world.
+int summed_halo(const std::vector<pipeline_stage>& stages, std::size_t end) {
   std::int64_t total = 0;
-  for (std::size_t k = 0; k < stop && k < stages.size(); ++k) {
+  for (std::size_t k = 0; k < end && k < stages.size(); ++k) {
     if (!stages[k].run) continue;
     if (stages[k].halo < 0) return -1;
     total = std::min(k_max_halo, total + stages[k].halo);

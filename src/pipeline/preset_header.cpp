@@ -6,7 +6,6 @@ namespace landform {
 
 namespace {
 
-constexpr double k_max_side = 65536;        // cells per side
 constexpr double k_max_origin = 1LL << 40;  // cells from 0: keeps world metres exact in double
 
 }  // namespace

@@ -83,6 +83,10 @@ inline param_range strictly_between(double lo, double hi) {
 /// A JSON value as the user wrote it, shortened for one-line messages.
 std::string show_value(const json& value);
 
+/// Whether a JSON number is an integer in [-2^63, 2^63-1] (nlohmann stores
+/// integers above 2^63 - 1 as unsigned).
+bool is_int64(const json& value);
+
 /// A key, path or word from the preset as a message shows it: at most 64
 /// bytes (cut at a UTF-8 boundary, "..." appended), so a 10 MB key does not
 /// fill the terminal or the error list.

@@ -15,6 +15,9 @@
 
 namespace landform {
 
+/// Cells per side of a region or world: 1 to this.
+inline constexpr int k_max_side = 65536;
+
 /// `world`: the extent global shapes are laid out on. Written as N, [W, H]
 /// (from cell 0, 0) or {"origin": [x, y], "size": N | [W, H]}.
 struct world_params {
