@@ -53,6 +53,12 @@ if command -v ccache >/dev/null; then
   export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
 fi
 
+# Ninja for a fresh build directory: it compiles the CLI's batches while the
+# library's are still running (Make waits for the library first).
+if [ ! -f "$build_dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then
+  cmake_args=(-G Ninja "${cmake_args[@]}")
+fi
+
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DLANDFORM_WERROR=ON \
   -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" "${cmake_args[@]}" >/dev/null
 cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"

@@ -11,6 +11,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git
+  ninja-build  # builds the library's and the CLI's batches side by side
   libcli11-dev nlohmann-json3-dev libstb-dev libpng-dev zlib1g-dev libssl-dev
   libopenexr-dev libtiff-dev  # exr, exr16, tiff32 and tiff16 outputs
   libhwy-dev  # Highway: SIMD with runtime dispatch (noise kernels)

@@ -32,7 +32,13 @@ fi
 if [ ! -f "$build_dir/compile_commands.json" ]; then
   echo "tidy: configuring $build_dir for compile_commands.json" >&2
   cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DLANDFORM_BUILD_TESTS=OFF -DLANDFORM_BUILD_BENCH=OFF \
-    -DLANDFORM_PCH=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+    -DLANDFORM_PCH=OFF -DLANDFORM_UNITY=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+fi
+# Unity batches would hide the sources from the filter below: refuse them
+# rather than check nothing.
+if grep -q '/Unity/unity_' "$build_dir/compile_commands.json"; then
+  echo "tidy: $build_dir compiles unity batches; configure it with -DLANDFORM_UNITY=OFF (or use build-tidy)" >&2
+  exit 1
 fi
 
 # The project's own sources from the compilation database (not tests, not
