@@ -265,6 +265,8 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
       {"Software", std::string("landform ") + k_version},
       {"Comment", "landform preset sha256 " + preset_hash(p.canonical()) + ", seed " + std::to_string(p.seed())}};
   ctx.seed = p.seed();
+  derived_cache shared;
+  ctx.cache = &shared;
   std::vector<encoded_output> out;
   for (std::size_t index = 0; index < p.outputs().size(); ++index) {
     const output_spec& spec = p.outputs()[index];

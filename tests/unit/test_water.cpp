@@ -410,3 +410,42 @@ TEST_CASE("water: the same world at two resolutions gives networks of similar le
   CHECK(std::hypot(fine_mouth[0] - coarse_mouth[0], fine_mouth[1] - coarse_mouth[1]) <= 2 * 40.0);
   CHECK(fine_mouth[2] == Approx(coarse_mouth[2]).epsilon(0.01));
 }
+
+TEST_CASE("water outputs: built together (one shared computation) they equal each built alone",
+          "[derive][water][pipeline]") {
+  const json preset = json::parse(R"({
+    "size": 48, "cell_size": 25.0, "height_scale": 200, "sea_level": 0.35,
+    "stages": [{"type": "opensimplex", "feature_size": 500, "octaves": 3}, {"type": "normalize"}],
+    "outputs": [{"map": "water_level", "format": "r32"}, {"map": "water_depth", "format": "r32"},
+                {"map": "lake", "format": "r32"}, {"map": "river", "format": "r32", "river_area": 0.05},
+                {"map": "river_depth", "format": "r32", "river_area": 0.05},
+                {"map": "river_network", "format": "geojson", "river_area": 0.05}]
+  })");
+  const auto together = build_outputs(preset);
+  REQUIRE(together.size() == 6);
+  for (std::size_t k = 0; k < together.size(); ++k) {
+    json alone = preset;
+    alone["outputs"] = json::array({preset["outputs"][k]});
+    const auto single = build_outputs(alone);
+    REQUIRE(single.size() == 1);
+    INFO("output " << k);
+    CHECK(single[0].bytes == together[k].bytes);
+  }
+}
+
+TEST_CASE("derived_cache: computes once per key, shares the result", "[derive][water]") {
+  derived_cache cache;
+  int calls = 0;
+  auto compute = [&] {
+    ++calls;
+    return std::vector<float>{1.0f, 2.0f};
+  };
+  const auto a = cache.get<std::vector<float>>("water a", compute);
+  const auto b = cache.get<std::vector<float>>("water a", compute);
+  const auto c = cache.get<std::vector<float>>("water b", compute);
+  CHECK(calls == 2);
+  CHECK(a == b);
+  CHECK(a != c);
+  CHECK(*c == std::vector<float>{1.0f, 2.0f});
+  CHECK(cache.size() == 2);
+}

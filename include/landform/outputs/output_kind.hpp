@@ -14,6 +14,7 @@
 
 #include "landform/core/heightfield.hpp"
 #include "landform/core/layer_set.hpp"
+#include "landform/outputs/derived_cache.hpp"
 #include "landform/outputs/output_format.hpp"
 #include "landform/params/schema.hpp"
 
@@ -41,6 +42,9 @@ struct output_context {
   std::int64_t seed = 0;  ///< the preset seed, for outputs with noise (splat breakup)
   /// Provenance for 16-bit PNGs (tEXt chunks): software, preset hash, seed.
   std::vector<std::pair<std::string, std::string>> png_text;
+  /// Results shared by several outputs of this build (none when null: each
+  /// output then computes its own).
+  derived_cache* cache = nullptr;
   /// Copies the region's window out of a full-field array of `channels`
   /// interleaved values per cell.
   [[nodiscard]] std::vector<float> window(const std::vector<float>& full, int channels = 1) const;
