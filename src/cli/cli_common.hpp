@@ -23,14 +23,19 @@ struct preset_source {
   std::optional<std::string> size;  // "N" or "WxH"
   std::optional<std::string> seed;  // parsed strictly: no silent clamping
   std::vector<std::string> sets;    // KEY=VALUE
+  std::vector<std::string> vars;    // NAME=VALUE, after vars_file's
+  std::string vars_file;            // a JSON object of NAME -> VALUE; empty: none
 };
 
-/// Adds --size, --seed and --set to `cmd`.
+/// Adds --size, --seed, --set, --var and --vars to `cmd`.
 void add_preset_edit_options(CLI::App& cmd, preset_source& source);
 /// The folder relative file paths in the preset are resolved against: the
 /// preset file's folder, or the working directory for the built-in preset.
 std::filesystem::path preset_folder(const preset_source& source);
-/// Reads the preset and applies the edits. Throws preset_error / io_error.
+/// Reads the preset and applies the edits: the variables first (--vars file,
+/// then --var, each replacing an earlier value of the same name; a variable
+/// the preset does not use is a warning on stderr), then --size, --seed and
+/// --set. Throws preset_error / io_error.
 nlohmann::json load_preset(const preset_source& source);
 /// Prints the error of the current exception to stderr, returns the exit code.
 int report_current_exception();
