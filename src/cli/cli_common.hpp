@@ -3,12 +3,18 @@
 // reporting errors. Only the CLI prints; the library throws.
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+
+namespace landform {
+class pipeline;
+struct build_result;
+}  // namespace landform
 
 namespace landform::cli {
 
@@ -48,12 +54,18 @@ struct build_settings {
   bool strict = false;                // target problems are errors (exit 2)
   bool clean = false;                 // remove the previous build's files this one does not write
   std::optional<double> max_seconds;  // refuse presets estimated to run longer (one core)
+  bool timings = false;               // print per-stage and per-output wall times on stderr
 };
+
+/// Called by build_into after the stages ran and before anything is encoded
+/// or written, with the pipeline and what it computed.
+using build_hook = std::function<void(const pipeline& p, const build_result& result)>;
 
 /// Builds a preset (edits applied) into `o.out_dir`: outputs and
 /// manifest.json through a file transaction. Returns the exit code; throws
 /// preset_error, io_error or cancelled_error.
-int build_into(const nlohmann::json& preset, const std::filesystem::path& base_dir, const build_settings& o);
+int build_into(const nlohmann::json& preset, const std::filesystem::path& base_dir, const build_settings& o,
+               const build_hook& after_run = {});
 
 void setup_build(CLI::App& app);
 void setup_tiles(CLI::App& app);
