@@ -4,9 +4,12 @@
 #include <charconv>
 #include <cstdint>
 #include <iostream>
+#include <map>
+#include <set>
 
 #include "landform/core/error.hpp"
 #include "landform/pipeline/preset.hpp"
+#include "landform/pipeline/preset_variables.hpp"
 
 namespace landform::cli {
 
@@ -44,14 +47,45 @@ std::int64_t parse_seed(const std::string& text) {
   return value;
 }
 
+// Substitutes the --vars file's and the --var variables into `preset` (with
+// none, a reference is an undefined-variable error); warns about each one the
+// preset does not use.
+void apply_variables(nlohmann::json& preset, const preset_source& source) {
+  preset_variables variables;
+  std::map<std::string, std::string> origin;  // name -> where it was defined, for the warning
+  if (!source.vars_file.empty()) {
+    for (auto& [name, value] : load_variables_file(source.vars_file)) {
+      origin[name] = "--vars " + source.vars_file;
+      variables[name] = std::move(value);
+    }
+  }
+  for (const auto& assignment : source.vars) {
+    auto [name, value] = parse_variable_assignment(assignment);
+    origin[name] = "--var " + name;
+    variables[name] = std::move(value);
+  }
+  const std::set<std::string> used = substitute_variables(preset, variables);
+  for (const auto& [name, where] : origin) {
+    if (!used.contains(name)) {
+      std::cerr << "landform: warning: " << where << ": the preset does not use the variable \"" << name << "\"\n";
+    }
+  }
+}
+
 }  // namespace
 
 void add_preset_edit_options(CLI::App& cmd, preset_source& source) {
   cmd.add_option("--size", source.size, "override the map size: N or WIDTHxHEIGHT (cells)");
   cmd.add_option("--seed", source.seed, "override the preset seed (signed 64-bit integer)")->type_name("INT");
   cmd.add_option("--set", source.sets,
-                 "edit any preset value, KEY=VALUE with a dotted key, e.g. stages.1.magnitude=8 (repeatable)")
+                 "edit any preset value, KEY=VALUE with a dotted key, e.g. stages.1.magnitude=8 (repeatable; "
+                 "applied after the variables)")
       ->type_name("KEY=VALUE");
+  cmd.add_option("--var", source.vars,
+                 "define a variable the preset uses as \"${NAME}\", NAME=VALUE; VALUE is JSON or else a string "
+                 "(repeatable; overrides --vars)")
+      ->type_name("NAME=VALUE");
+  cmd.add_option("--vars", source.vars_file, "a JSON file of variables, {\"NAME\": VALUE, ...}")->type_name("FILE");
 }
 
 std::filesystem::path preset_folder(const preset_source& source) {
@@ -66,6 +100,7 @@ nlohmann::json load_preset(const preset_source& source) {
     throw preset_error("", (source.file.empty() ? std::string("<default preset>") : source.file) +
                                ": a preset must be a JSON object {...}");
   }
+  apply_variables(preset, source);
   if (source.size) preset["size"] = parse_size(*source.size);
   if (source.seed) preset["seed"] = parse_seed(*source.seed);
   for (const auto& set : source.sets) {

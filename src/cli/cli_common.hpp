@@ -3,12 +3,18 @@
 // reporting errors. Only the CLI prints; the library throws.
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+
+namespace landform {
+class pipeline;
+struct build_result;
+}  // namespace landform
 
 namespace landform::cli {
 
@@ -23,14 +29,19 @@ struct preset_source {
   std::optional<std::string> size;  // "N" or "WxH"
   std::optional<std::string> seed;  // parsed strictly: no silent clamping
   std::vector<std::string> sets;    // KEY=VALUE
+  std::vector<std::string> vars;    // NAME=VALUE, after vars_file's
+  std::string vars_file;            // a JSON object of NAME -> VALUE; empty: none
 };
 
-/// Adds --size, --seed and --set to `cmd`.
+/// Adds --size, --seed, --set, --var and --vars to `cmd`.
 void add_preset_edit_options(CLI::App& cmd, preset_source& source);
 /// The folder relative file paths in the preset are resolved against: the
 /// preset file's folder, or the working directory for the built-in preset.
 std::filesystem::path preset_folder(const preset_source& source);
-/// Reads the preset and applies the edits. Throws preset_error / io_error.
+/// Reads the preset and applies the edits: the variables first (--vars file,
+/// then --var, each replacing an earlier value of the same name; a variable
+/// the preset does not use is a warning on stderr), then --size, --seed and
+/// --set. Throws preset_error / io_error.
 nlohmann::json load_preset(const preset_source& source);
 /// Prints the error of the current exception to stderr, returns the exit code.
 int report_current_exception();
@@ -43,12 +54,18 @@ struct build_settings {
   bool strict = false;                // target problems are errors (exit 2)
   bool clean = false;                 // remove the previous build's files this one does not write
   std::optional<double> max_seconds;  // refuse presets estimated to run longer (one core)
+  bool timings = false;               // print per-stage and per-output wall times on stderr
 };
+
+/// Called by build_into after the stages ran and before anything is encoded
+/// or written, with the pipeline and what it computed.
+using build_hook = std::function<void(const pipeline& p, const build_result& result)>;
 
 /// Builds a preset (edits applied) into `o.out_dir`: outputs and
 /// manifest.json through a file transaction. Returns the exit code; throws
 /// preset_error, io_error or cancelled_error.
-int build_into(const nlohmann::json& preset, const std::filesystem::path& base_dir, const build_settings& o);
+int build_into(const nlohmann::json& preset, const std::filesystem::path& base_dir, const build_settings& o,
+               const build_hook& after_run = {});
 
 void setup_build(CLI::App& app);
 void setup_tiles(CLI::App& app);

@@ -1,5 +1,6 @@
 // landform build [PRESET] [-o DIR] [--size N|WxH] [--seed N] [--set K=V]...
-//                [--target unity|unreal|godot] [--strict] [--clean] [--threads N] [--quiet]
+//                [--target unity|unreal|godot] [--strict] [--clean] [--threads N] [--quiet] [--timings]
+//                [--seeds FIRST..LAST | --seeds SEED,SEED,...]
 
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <iostream>
 #include <optional>
 
+#include "build_timings.hpp"
 #include "cli_common.hpp"
 #include "cost_check.hpp"
 #include "folder_lock.hpp"
@@ -19,6 +21,8 @@
 #include "landform/pipeline/engine_target.hpp"
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
+#include "seed_list.hpp"
+#include "seed_variants.hpp"
 
 namespace landform::cli {
 
@@ -27,6 +31,7 @@ namespace {
 struct build_options {
   preset_source source;
   std::optional<std::string> target;  // overrides the preset's "target"
+  std::optional<std::string> seeds;   // "A..B" or "A,B,C": one variant per seed
   build_settings settings;
 };
 
@@ -113,10 +118,13 @@ void handle_stale_files(const build_settings& o, const std::vector<std::string>&
 
 }  // namespace
 
-int build_into(const json& preset, const std::filesystem::path& base_dir, const build_settings& o) {
+int build_into(const json& preset, const std::filesystem::path& base_dir, const build_settings& o,
+               const build_hook& after_run) {
   const auto start = std::chrono::steady_clock::now();
+  build_timings timings;
   const interrupt_guard interrupts;
   const pipeline p = pipeline::build(preset, base_dir);
+  timings.mark("validate preset");
   check_target(p, o.strict);
   check_cost(p, o.max_seconds);
   progress_line progress(!o.quiet && isatty(STDERR_FILENO));
@@ -126,12 +134,15 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
     return !interrupt_guard::requested() && progress.update(stage, f);
   };
   run.stop_requested = [] { return interrupt_guard::requested(); };
+  if (o.timings) run.stage_timed = timings.stage_recorder(p);
   const build_result result = p.run_full(run);
   progress.finish();
+  if (after_run) after_run(p, result);
   const heightfield h = result.heights();
   warn_if_constant(h);
 
-  const auto files = encode_outputs(p, result, o.threads, run.stop_requested);
+  const auto files =
+      encode_outputs(p, result, o.threads, run.stop_requested, o.timings ? timings.output_recorder(p) : output_timer());
   const json manifest = make_manifest(p, h, files, &result);
   const std::string manifest_text = manifest.dump(2) + "\n";
   // Everything is staged to temporary files first and renamed at the end, so
@@ -153,6 +164,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
     stop_if_interrupted();
     tx.commit();
   }
+  timings.mark("manifest and write");
   handle_stale_files(o, stale);
 
   if (!o.quiet) {
@@ -167,6 +179,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
     }
     std::fprintf(stderr, "\n");
   }
+  if (o.timings) timings.print(stderr);
   return k_exit_ok;
 }
 
@@ -175,6 +188,7 @@ namespace {
 int run_build(const build_options& o) {
   json preset = load_preset(o.source);
   if (o.target && preset.is_object()) preset["target"] = *o.target;
+  if (o.seeds) return build_seed_variants(preset, preset_folder(o.source), o.settings, parse_seed_list(*o.seeds));
   return build_into(preset, preset_folder(o.source), o.settings);
 }
 
@@ -199,6 +213,14 @@ void setup_build(CLI::App& app) {
   cmd->add_flag("--clean", options->settings.clean,
                 "remove the files the previous build's manifest lists and this build does not write (only those)");
   cmd->add_flag("-q,--quiet", options->settings.quiet, "print nothing on success (warnings still go to stderr)");
+  cmd->add_option("--seeds", options->seeds,
+                  "build one variant per seed into OUT/seed-N/, FIRST..LAST or SEED,SEED,... (at most " +
+                      std::to_string(k_max_seed_variants) +
+                      "), with OUT/index.json and OUT/contact_sheet.png of their previews")
+      ->type_name("SEEDS")
+      ->excludes(cmd->get_option("--seed"));
+  cmd->add_flag("--timings", options->settings.timings,
+                "after the build, print the wall time of each stage and output, and the total, on stderr");
   cmd->callback([options] {
     int code = k_exit_ok;
     try {

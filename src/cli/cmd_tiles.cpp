@@ -158,7 +158,7 @@ int run_plan(const plan_options& o) {
     json entry = {{"stage", s.path}, {"scope", to_string(s.scope)}};
     entry["halo"] = s.halo < 0 ? json("world") : json(s.halo);
     if (s.scope == stage_scope::stats && whole.stage_halo() >= 0) {
-      ranges.emplace_back(k, whole.measure_world_range(k, ranges, {o.threads, {}, {}}));
+      ranges.emplace_back(k, whole.measure_world_range(k, ranges, {o.threads, {}, {}, {}}));
       entry["world_range"] = {ranges.back().second.first, ranges.back().second.second};
       preset["stages"][k]["world_range"] = entry["world_range"];
     }

@@ -133,7 +133,7 @@ void draw_water(std::vector<std::uint8_t>& rgb, const preview_options& o, const 
   }
 }
 
-encoded_file encode_preview(const preview_options& o, const std::string&, const output_context& ctx) {
+std::vector<std::uint8_t> preview_rgb(const preview_options& o, const output_context& ctx) {
   const surface_gradient g = horn_gradient(ctx.field, ctx.height_scale * o.z_factor, o.edges, ctx.nthreads);
   const std::vector<float> east = ctx.window(g.east), north = ctx.window(g.north);
   std::vector<float> heights = ctx.window(ctx.field.values());
@@ -155,6 +155,11 @@ encoded_file encode_preview(const preview_options& o, const std::string&, const 
   std::vector<std::uint8_t> rgb = shaded_relief_rgb(
       heights, east, north, ramp, hillshade_light{o.sun_azimuth, o.sun_altitude, o.multidirectional, o.hillshade});
   if (o.water) draw_water(rgb, o, ctx);
+  return rgb;
+}
+
+encoded_file encode_preview(const preview_options& o, const std::string&, const output_context& ctx) {
+  const std::vector<std::uint8_t> rgb = preview_rgb(o, ctx);
   encoded_file out;
   out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data());
   out.encoding = "PNG RGB 8-bit, hypsometric colour x hillshade (preview, not data)";
@@ -162,6 +167,10 @@ encoded_file encode_preview(const preview_options& o, const std::string&, const 
 }
 
 }  // namespace
+
+std::vector<std::uint8_t> preview_pixels(const json& options, const output_context& ctx) {
+  return preview_rgb(preview_options::schema().parse(options), ctx);
+}
 
 output_kind preview_output_kind() {
   return make_output_kind<preview_options>(

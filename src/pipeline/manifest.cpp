@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <filesystem>
 
 #include "landform/io/sha256.hpp"
@@ -251,8 +252,7 @@ encoded_output describe(const output_spec& spec, encoded_file file, const build_
 
 }  // namespace
 
-std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads,
-                                           const std::function<bool()>& stop_requested) {
+output_context output_context_for(const pipeline& p, const build_result& result, int nthreads) {
   output_context ctx(result.field, result.layers);
   ctx.x0 = result.x0;
   ctx.y0 = result.y0;
@@ -265,12 +265,19 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
       {"Software", std::string("landform ") + k_version},
       {"Comment", "landform preset sha256 " + preset_hash(p.canonical()) + ", seed " + std::to_string(p.seed())}};
   ctx.seed = p.seed();
-  derived_cache shared;
+  return ctx;
+}
+
+std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads,
+                                           const std::function<bool()>& stop_requested, const output_timer& timed) {
+  output_context ctx = output_context_for(p, result, nthreads);
+  derived_cache shared;  // the water outputs' one computation
   ctx.cache = &shared;
   std::vector<encoded_output> out;
   for (std::size_t index = 0; index < p.outputs().size(); ++index) {
     const output_spec& spec = p.outputs()[index];
     if (stop_requested && stop_requested()) throw cancelled_error();
+    const auto start = std::chrono::steady_clock::now();
     ctx.layer = spec.is_layer ? result.layers.find(spec.map) : nullptr;
     encoded_file first;
     try {
@@ -290,6 +297,7 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
       if (numbered) named.file = numbered_file(spec.file, file);
       out.push_back(describe(named, std::move(files[file]), result));
     }
+    if (timed) timed(index, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   return out;
 }

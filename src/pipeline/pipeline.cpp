@@ -1,6 +1,7 @@
 #include "landform/pipeline/pipeline.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -385,6 +386,11 @@ namespace {
 // Halos beyond this are the whole world anyway (and stay far from overflow).
 constexpr std::int64_t k_max_halo = 2 * std::int64_t{k_max_side};
 
+// Wall seconds from `start` to now (run_options::stage_timed).
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 bool is_world(const region& r, const world_extent& w) {
   return r.origin_x == w.origin_x && r.origin_y == w.origin_y && r.width == w.width && r.height == w.height;
 }
@@ -498,7 +504,9 @@ build_result pipeline::run_full(const run_options& options) const {
     // input from a stats pass, in order (a later pass runs the earlier ones).
     for (std::size_t k = 0; k < m_stages.size(); ++k) {
       if (m_stages[k].run && m_stages[k].scope == stage_scope::stats) {
+        const auto start = std::chrono::steady_clock::now();
         ranges.emplace_back(k, measure_world_range(k, ranges, options));
+        if (options.stage_timed) options.stage_timed(k, true, seconds_since(start));
       }
     }
   }
@@ -583,6 +591,7 @@ build_result pipeline::run_area(const landform::region& area, std::size_t stop, 
     if (options.stop_requested) ctx.stop_requested = options.stop_requested;
     ctx.progress(0.0);
     ctx.check_stop();
+    const auto start = std::chrono::steady_clock::now();
     try {
       run_composed(s, result, ctx);
     } catch (const std::domain_error& e) {
@@ -590,6 +599,7 @@ build_result pipeline::run_area(const landform::region& area, std::size_t stop, 
       // out of range): a preset problem, reported with the stage's path.
       throw preset_error(s.path, e.what());
     }
+    if (options.stage_timed) options.stage_timed(k, false, seconds_since(start));
     ctx.progress(1.0);
   }
   return result;

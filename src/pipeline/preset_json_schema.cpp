@@ -1,7 +1,11 @@
 #include "landform/pipeline/preset_json_schema.hpp"
 
+#include <cstdint>
+#include <limits>
+
 #include "landform/outputs/output_kind.hpp"
 #include "landform/pipeline/composition.hpp"
+#include "landform/pipeline/engine_target.hpp"
 #include "landform/pipeline/preset_header.hpp"
 #include "landform/pipeline/registry.hpp"
 
@@ -49,8 +53,14 @@ json object_schema(const std::vector<param_spec>& fields, const json& extra = js
 json value_schema(const param_spec& spec) {
   switch (spec.kind) {
     case param_kind::integer:
-    case param_kind::integer64:
       return ranged("integer", spec.range);
+    case param_kind::integer64: {
+      json s = ranged("integer", spec.range);
+      // Without a range of its own, the signed 64-bit range the tool reads.
+      if (!spec.range.min) s["minimum"] = std::numeric_limits<std::int64_t>::min();
+      if (!spec.range.max) s["maximum"] = std::numeric_limits<std::int64_t>::max();
+      return s;
+    }
     case param_kind::number:
       return ranged("number", spec.range);
     case param_kind::boolean:
@@ -121,6 +131,18 @@ json stage_entries() {
   return {{"type", "array"}, {"minItems", 1}, {"items", {{"oneOf", variants}}}};
 }
 
+// An output's file name, with the portable-name rules a schema can state (as
+// the manifest's portability check): no control character, at most 1024
+// characters, no path component longer than 200. The extension rule (no
+// other format's extension) is left to landform validate.
+json output_file_schema() {
+  return {{"type", "string"},
+          {"minLength", 1},
+          {"maxLength", 1024},
+          {"pattern", R"(^(?![\s\S]*[^/]{201})[^\x00-\x1f\x7f]*$)"},
+          {"description", "file name in the output folder"}};
+}
+
 // Output entries: one variant per kind; a side layer's name (a string that is
 // not a kind) takes the side-layer kind's options.
 json output_entries() {
@@ -129,11 +151,12 @@ json output_entries() {
   auto variant = [](const output_kind& k, json map) {
     json common = {{"map", std::move(map)},
                    {"format", {{"enum", k.formats}, {"default", k.formats.front()}}},
-                   {"file", {{"type", "string"}, {"minLength", 1}, {"description", "file name in the output folder"}}}};
+                   {"file", output_file_schema()}};
     json v = object_schema(k.options, common);
     v["title"] = k.name;
     v["description"] = k.summary;
-    v["required"] = json::array({"map"});
+    // "map" defaults to height (check_outputs), so only the other kinds need it.
+    v["required"] = k.name == "height" ? json::array() : json::array({"map"});
     return v;
   };
   for (const output_kind* k : builtin_outputs().all()) {
@@ -159,6 +182,11 @@ json preset_json_schema() {
   s["properties"]["stages"]["description"] = "the stages, run in order";
   s["properties"]["outputs"] = output_entries();
   s["properties"]["outputs"]["description"] = "the files to write; absent = one png16 height map";
+  // Rules of preset_header::check that a schema can state.
+  s["properties"]["landform"]["enum"] = json::array({1});
+  json targets = engine_target_names();
+  targets.push_back("");  // "" = no target, as when absent
+  s["properties"]["target"]["enum"] = targets;
   s["required"] = json::array({"stages"});
   s["$schema"] = "https://json-schema.org/draft/2020-12/schema";
   s["title"] = "landform preset (format 1)";

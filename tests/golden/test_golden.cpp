@@ -52,7 +52,7 @@ TEST_CASE("golden table: every case's outputs hash as blessed", "[golden]") {
   for (const auto& file : case_files()) {
     const std::string name = file.stem().string();
     const pipeline p = pipeline::build(load_preset_file(file.string()), file.parent_path());
-    const auto result = p.run_full(run_options{.nthreads = 2, .progress = {}, .stop_requested = {}});
+    const auto result = p.run_full(run_options{.nthreads = 2, .progress = {}, .stop_requested = {}, .stage_timed = {}});
     for (const auto& out : encode_outputs(p, result, 2)) {
       const std::string key = name + "/" + out.spec.file;
       INFO(key << " (re-bless with scripts/bless-golden.sh if the change is intended)");

@@ -164,7 +164,7 @@ TEST_CASE("tutorial preset end to end matches the reference statistically", "[re
   json preset = load_preset_file(std::string(LANDFORM_SOURCE_DIR) + "/presets/tutorial.json");
   preset["size"] = k_size;
   preset["seed"] = k_seed;
-  const heightfield h = pipeline::build(preset).run({2, {}, {}});
+  const heightfield h = pipeline::build(preset).run({2, {}, {}, {}});
   const auto expected = load_f64("tutorial000_s256_seed1234.f64");
   const auto s = compare(h, expected);
   print("end to end (final map)", s);

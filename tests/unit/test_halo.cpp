@@ -56,7 +56,7 @@ json region_preset(const json& stages, const window& w, const json& outputs = js
 // build; returns how many windows computed less than the world.
 int check_windows(const json& stages, int threads) {
   const pipeline whole = pipeline::build(world_preset(stages));
-  const heightfield all = whole.run({threads, {}, {}});
+  const heightfield all = whole.run({threads, {}, {}, {}});
   int smaller = 0;
   for (const window& w : k_windows) {
     INFO(w.name);
@@ -66,7 +66,7 @@ int check_windows(const json& stages, int threads) {
       CHECK(area.width <= k_world);
       smaller += static_cast<int>(area.width < k_world || area.height < k_world);
     }
-    const heightfield tile = part.run({threads, {}, {}});
+    const heightfield tile = part.run({threads, {}, {}, {}});
     CHECK(bit_equal(tile, all.crop(w.x, w.y, w.w, w.h)));
   }
   return smaller;
@@ -147,13 +147,13 @@ TEST_CASE("halo: derived maps of a region equal the window of the world's", "[pi
                                     {{"map", "slope"}, {"format", "r32"}, {"file", "s.r32"}},
                                     {{"map", "curvature"}, {"format", "r32"}, {"file", "c.r32"}}});
   const pipeline whole = pipeline::build(world_preset(stages, outputs));
-  const build_result all = whole.run_full({1, {}, {}});
+  const build_result all = whole.run_full({1, {}, {}, {}});
   const auto world_files = landform::encode_outputs(whole, all, 1);
   for (const window& w : k_windows) {
     INFO(w.name);
     const pipeline part = pipeline::build(region_preset(stages, w, outputs));
     REQUIRE_FALSE(part.computes_world());
-    const auto files = landform::encode_outputs(part, part.run_full({2, {}, {}}), 2);
+    const auto files = landform::encode_outputs(part, part.run_full({2, {}, {}, {}}), 2);
     REQUIRE(files.size() == world_files.size());
     for (std::size_t f = 0; f < files.size(); ++f) {
       INFO(files[f].spec.file);
@@ -178,7 +178,8 @@ TEST_CASE("halo: whole-world stages still compute the world, and say so", "[pipe
   CHECK(computed.at("mode") == "world");
   CHECK(computed.at("halo").is_null());
   CHECK(computed.at("stages").at(1).at("halo") == "world");
-  CHECK(bit_equal(part.run({2, {}, {}}), pipeline::build(world_preset(stages)).run({1, {}, {}}).crop(21, 17, 16, 15)));
+  CHECK(bit_equal(part.run({2, {}, {}, {}}),
+                  pipeline::build(world_preset(stages)).run({1, {}, {}, {}}).crop(21, 17, 16, 15)));
 }
 
 TEST_CASE("halo: min_max normalize gets the world's range from a stats pass", "[pipeline][halo]") {
@@ -189,13 +190,13 @@ TEST_CASE("halo: min_max normalize gets the world's range from a stats pass", "[
                                    {{"type", "normalize"}, {"mode", "min_max"}, {"output_min", -1}}});
   CHECK(check_windows(stages, 2) == static_cast<int>(k_windows.size()));
   const pipeline whole = pipeline::build(world_preset(stages));
-  const heightfield all = whole.run({1, {}, {}});
+  const heightfield all = whole.run({1, {}, {}, {}});
   // The last normalize spans [-1, 1] over the world, not over the tile.
   const auto [lo, hi] = std::minmax_element(all.values().begin(), all.values().end());
   CHECK(*lo == -1.0f);
   CHECK(*hi == 1.0f);
   const pipeline part = pipeline::build(region_preset(stages, k_windows[0]));
-  const build_result r = part.run_full({1, {}, {}});
+  const build_result r = part.run_full({1, {}, {}, {}});
   REQUIRE(r.world_ranges.size() == 2);
   CHECK(r.world_ranges[0].first == 2);
   CHECK(r.world_ranges[1].first == 4);
@@ -208,7 +209,7 @@ TEST_CASE("halo: min_max normalize gets the world's range from a stats pass", "[
     given[2]["world_range"] = {r.world_ranges[0].second.first, r.world_ranges[0].second.second};
     given[4]["world_range"] = {r.world_ranges[1].second.first, r.world_ranges[1].second.second};
     const pipeline planned = pipeline::build(region_preset(given, k_windows[0]));
-    const build_result pr = planned.run_full({1, {}, {}});
+    const build_result pr = planned.run_full({1, {}, {}, {}});
     CHECK(pr.world_ranges.empty());
     CHECK(bit_equal(pr.heights(), r.heights()));
   }

@@ -71,7 +71,7 @@ TEST_CASE("layers: an unused side layer is neither computed nor kept", "[pipelin
   const stage_registry registry = test_registry(log);
   const pipeline p = pipeline::build(preset_with(json::array({{{"type", "probe"}}}), k_height_only), registry);
   CHECK(p.stages()[0].wanted.empty());
-  const build_result r = p.run_full({1, {}, {}});
+  const build_result r = p.run_full({1, {}, {}, {}});
   REQUIRE(log->wanted.size() == 1);
   CHECK(log->wanted[0].empty());
   CHECK(r.layers.names().empty());
@@ -84,7 +84,7 @@ TEST_CASE("layers: a side layer used by an output, a mask or a later stage is ke
   {
     const pipeline p = pipeline::build(
         preset_with(json::array({{{"type", "probe"}}}), json::array({{{"map", "a"}, {"format", "r32"}}})), registry);
-    const build_result r = p.run_full({1, {}, {}});
+    const build_result r = p.run_full({1, {}, {}, {}});
     CHECK(log->wanted.back() == std::vector<std::string>{"a"});
     CHECK(r.layers.names() == std::vector<std::string>{"a"});
     CHECK(r.layers.find("a")->at(0) == 0.5f);
@@ -92,7 +92,7 @@ TEST_CASE("layers: a side layer used by an output, a mask or a later stage is ke
   // Read by a later stage's mask: "b" is kept.
   {
     const json stages = json::array({{{"type", "probe"}}, {{"type", "constant"}, {"value", 1}, {"mask", "b"}}});
-    const build_result r = pipeline::build(preset_with(stages, k_height_only), registry).run_full({1, {}, {}});
+    const build_result r = pipeline::build(preset_with(stages, k_height_only), registry).run_full({1, {}, {}, {}});
     CHECK(log->wanted.back() == std::vector<std::string>{"b"});
     CHECK(r.layers.names() == std::vector<std::string>{"b"});
     CHECK(r.heights().at(3, 3) == 0.25f);  // 0 + 0.25 * (1 - 0)
@@ -100,7 +100,7 @@ TEST_CASE("layers: a side layer used by an output, a mask or a later stage is ke
   // Declared as read by a later stage: "a" is kept and read.
   {
     const json stages = json::array({{{"type", "probe"}}, {{"type", "reader"}}});
-    const build_result r = pipeline::build(preset_with(stages, k_height_only), registry).run_full({1, {}, {}});
+    const build_result r = pipeline::build(preset_with(stages, k_height_only), registry).run_full({1, {}, {}, {}});
     CHECK(log->wanted.back() == std::vector<std::string>{"a"});
     CHECK(r.heights().at(2, 5) == 0.5f);
   }
@@ -110,7 +110,7 @@ TEST_CASE("layers: a stage returning an undeclared layer is a logic error", "[pi
   auto log = std::make_shared<probe_log>();
   const stage_registry registry = test_registry(log, "secret");
   const pipeline p = pipeline::build(preset_with(json::array({{{"type", "probe"}}}), k_height_only), registry);
-  CHECK_THROWS_WITH(p.run_full({1, {}, {}}),
+  CHECK_THROWS_WITH(p.run_full({1, {}, {}, {}}),
                     "stages[0] (probe) returned the layer \"secret\", which it does not declare in writes");
 }
 
@@ -138,13 +138,13 @@ TEST_CASE("layers: hydraulic erosion computes its maps only when one is used", "
   const json base = {{"landform", 1}, {"size", 32}, {"seed", 4}, {"stages", stages}};
   json plain = base;
   plain["outputs"] = k_height_only;
-  const build_result without = pipeline::build(plain).run_full({1, {}, {}});
+  const build_result without = pipeline::build(plain).run_full({1, {}, {}, {}});
   CHECK(without.layers.names().empty());
   json with = base;
   with["outputs"] = json::array({{{"map", "height"}, {"format", "r32"}}, {{"map", "deposition"}, {"format", "r32"}}});
   const pipeline p = pipeline::build(with);
   CHECK(p.stages()[2].wanted == std::vector<std::string>{"deposition"});
-  const build_result kept = p.run_full({1, {}, {}});
+  const build_result kept = p.run_full({1, {}, {}, {}});
   CHECK(kept.layers.names() == std::vector<std::string>{"deposition"});
   // The heights do not depend on whether the maps were computed.
   CHECK(bit_equal(without.heights(), kept.heights()));

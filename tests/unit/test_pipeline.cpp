@@ -165,7 +165,7 @@ TEST_CASE("pipeline: size as an integer or as [width, height]", "[stages][pipeli
   const pipeline rect = pipeline::build(json::parse(R"({"size": [40, 18], "stages": [{"type": "opensimplex"}]})"));
   CHECK(rect.region().width == 40);
   CHECK(rect.region().height == 18);
-  const heightfield h = rect.run({1, {}, {}});
+  const heightfield h = rect.run({1, {}, {}, {}});
   CHECK(h.width() == 40);
   CHECK(h.height() == 18);
   CHECK(rect.canonical()["size"] == json::array({40, 18}));
@@ -252,7 +252,7 @@ TEST_CASE("pipeline: a stage's derived seed depends only on the preset seed and 
       R"({"size": 16, "seed": 5, "stages": [{"type": "normalize", "output_min": -1, "input_min": 0, "output_max": 0},
                                             {"type": "opensimplex"}, {"type": "normalize"}]})"));
   CHECK(gen_b.stages()[1].key == "opensimplex#0");
-  CHECK(bit_equal(gen_a.run({1, {}, {}}), gen_b.run({1, {}, {}})));
+  CHECK(bit_equal(gen_a.run({1, {}, {}, {}}), gen_b.run({1, {}, {}, {}})));
 }
 
 TEST_CASE("pipeline: explicit stage seeds", "[stages][pipeline]") {
@@ -272,9 +272,9 @@ TEST_CASE("pipeline: explicit stage seeds", "[stages][pipeline]") {
       pipeline::build(json::parse(R"({"size": 16, "seed": 1, "stages": [{"type": "opensimplex", "seed": 7}]})"));
   const pipeline b =
       pipeline::build(json::parse(R"({"size": 16, "seed": 2, "stages": [{"type": "opensimplex", "seed": 7}]})"));
-  CHECK(bit_equal(a.run({1, {}, {}}), b.run({1, {}, {}})));
+  CHECK(bit_equal(a.run({1, {}, {}, {}}), b.run({1, {}, {}, {}})));
   const pipeline c = pipeline::build(json::parse(R"({"size": 16, "seed": 2, "stages": [{"type": "opensimplex"}]})"));
-  CHECK_FALSE(bit_equal(b.run({1, {}, {}}), c.run({1, {}, {}})));
+  CHECK_FALSE(bit_equal(b.run({1, {}, {}, {}}), c.run({1, {}, {}, {}})));
   // Any other string is an error.
   CHECK(issue_texts(
             build_issues(json::parse(R"({"size": 16, "stages": [{"type": "opensimplex", "seed": "random"}]})"))) ==
@@ -316,9 +316,9 @@ TEST_CASE("pipeline: enabled false skips a stage", "[stages][pipeline]") {
   REQUIRE(with_disabled.stages().size() == 3);
   CHECK_FALSE(static_cast<bool>(with_disabled.stages()[1].run));
   CHECK(with_disabled.canonical()["stages"][1]["enabled"] == false);
-  const heightfield a = with_disabled.run({1, {}, {}});
-  CHECK(bit_equal(a, without.run({1, {}, {}})));
-  CHECK_FALSE(bit_equal(a, enabled.run({1, {}, {}})));
+  const heightfield a = with_disabled.run({1, {}, {}, {}});
+  CHECK(bit_equal(a, without.run({1, {}, {}, {}})));
+  CHECK_FALSE(bit_equal(a, enabled.run({1, {}, {}, {}})));
   // A disabled stage still takes its number, so later stages keep their seeds.
   const pipeline later = pipeline::build(json::parse(R"({
     "size": 16, "stages": [{"type": "opensimplex", "enabled": false}, {"type": "opensimplex"}]
@@ -346,8 +346,8 @@ TEST_CASE("pipeline: a region equals the same window of the whole world", "[stag
   CHECK_FALSE(full.computes_world());
   CHECK(part.computes_world());
   CHECK(part.world() == world_extent{0, 0, 128, 128});
-  const heightfield whole = full.run({2, {}, {}});
-  const heightfield window = part.run({1, {}, {}});
+  const heightfield whole = full.run({2, {}, {}, {}});
+  const heightfield window = part.run({1, {}, {}, {}});
   REQUIRE(window.width() == 32);
   REQUIRE(window.height() == 48);
   CHECK(window.placement().origin_x == 40);
@@ -363,7 +363,7 @@ TEST_CASE("pipeline: a region equals the same window of the whole world", "[stag
         stages + "}"));
     CHECK(wpart.computes_world());
     CHECK(wpart.world() == world_extent{-64, -32, 128, 128});
-    CHECK(bit_equal(wpart.run({2, {}, {}}), wfull.run({1, {}, {}}).crop(40, 24, 32, 48)));
+    CHECK(bit_equal(wpart.run({2, {}, {}, {}}), wfull.run({1, {}, {}, {}}).crop(40, 24, 32, 48)));
   }
   SECTION("a pointwise-only preset computes only the region, and still agrees") {
     const std::string gen = R"("stages": [{"type": "opensimplex", "octaves": 3}, {"type": "normalize"}])";
@@ -371,7 +371,7 @@ TEST_CASE("pipeline: a region equals the same window of the whole world", "[stag
     const pipeline gpart = pipeline::build(
         json::parse(R"({"size": [32, 48], "origin": [40, 24], "world": [128, 128], "seed": 77, )" + gen + "}"));
     CHECK_FALSE(gpart.computes_world());
-    CHECK(bit_equal(gpart.run({1, {}, {}}), gfull.run({1, {}, {}}).crop(40, 24, 32, 48)));
+    CHECK(bit_equal(gpart.run({1, {}, {}, {}}), gfull.run({1, {}, {}, {}}).crop(40, 24, 32, 48)));
   }
 }
 
@@ -433,7 +433,7 @@ TEST_CASE("pipeline: the canonical preset builds again to the same pipeline", "[
   const pipeline again = pipeline::build(c);
   CHECK(again.canonical() == c);
   CHECK(again.world() == p.world());
-  CHECK(bit_equal(again.run({1, {}, {}}), p.run({1, {}, {}})));
+  CHECK(bit_equal(again.run({1, {}, {}, {}}), p.run({1, {}, {}, {}})));
 }
 
 TEST_CASE("pipeline: apply_override edits a preset by dotted path", "[stages][pipeline]") {

@@ -145,7 +145,7 @@ TEST_CASE("pipeline: hydraulic erosion's erosion, deposition and droplet_flow la
     "outputs": [{"map": "erosion", "format": "r32"}, {"map": "deposition", "format": "r32"},
                 {"map": "droplet_flow", "format": "png8"}]})");
   const pipeline p = pipeline::build(preset);
-  const build_result r = p.run_full({1, {}, {}});
+  const build_result r = p.run_full({1, {}, {}, {}});
   const auto* eroded = r.layers.find("erosion");
   const auto* deposited = r.layers.find("deposition");
   REQUIRE(eroded != nullptr);

@@ -72,7 +72,7 @@ TEST_CASE("splat: six layers through the pipeline pack into two RGBA images summ
       {"name": "ridge", "curvature": [0.0005, 1], "noise": 0.5}]}]})");
   const pipeline p = pipeline::build(preset);
   CHECK(p.halo() == -1);  // flow needs the whole world
-  const auto files = encode_outputs(p, p.run_full({1, {}, {}}), 1);
+  const auto files = encode_outputs(p, p.run_full({1, {}, {}, {}}), 1);
   REQUIRE(files.size() == 2);
   CHECK(files[0].spec.file == "splat_0.png");
   CHECK(files[1].spec.file == "splat_1.png");

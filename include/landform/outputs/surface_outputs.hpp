@@ -20,5 +20,10 @@ output_kind aspect_output_kind();
 output_kind curvature_output_kind();
 /// "preview": hillshade blended with a hypsometric colour ramp (RGB8).
 output_kind preview_output_kind();
+/// The pixels the "preview" output encodes (RGB8, 3 bytes per cell of the
+/// region's window, row-major) for its `options` (validated, as in an
+/// output_spec; missing options take their defaults, so `{}` is the default
+/// preview).
+std::vector<std::uint8_t> preview_pixels(const json& options, const output_context& ctx);
 
 }  // namespace landform

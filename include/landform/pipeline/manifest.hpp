@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "landform/core/heightfield.hpp"
+#include "landform/outputs/output_kind.hpp"
 #include "landform/pipeline/pipeline.hpp"
 
 namespace landform {
@@ -29,11 +30,20 @@ struct encoded_output {
   json description;         ///< the manifest entry: format, encoding, byte order, size, hash
 };
 
+/// What the outputs of `p` see of a run's `result`: its field and layers,
+/// the region's window, height scale, sea level, seed and PNG provenance.
+output_context output_context_for(const pipeline& p, const build_result& result, int nthreads);
+
+/// Called after each output is encoded, with its index in pipeline::outputs()
+/// and its wall time in seconds (for reporting, `landform build --timings`).
+using output_timer = std::function<void(std::size_t output, double seconds)>;
+
 /// Encodes every output of `p` from a run's result (see output_kind).
 /// `stop_requested`, when given, is polled before each output; true throws
-/// cancelled_error.
+/// cancelled_error. `timed`, when given, is told each output's time.
 std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads = 0,
-                                           const std::function<bool()>& stop_requested = {});
+                                           const std::function<bool()>& stop_requested = {},
+                                           const output_timer& timed = {});
 
 /// The manifest written beside the outputs: tool version, canonical preset and
 /// its SHA-256, seed, size, origin, cell size, world, height range before

@@ -74,6 +74,12 @@ struct run_options {
   /// Polled from worker threads (so thread-safe) at least every ~100 ms of
   /// work; returning true cancels (cancelled_error). May be empty.
   std::function<bool()> stop_requested;
+  /// Called after each stage that runs, from the calling thread, with its
+  /// index in pipeline::stages() and its wall time in seconds. A region
+  /// build's stats pass for stats-scope stage k (pipeline::measure_world_range)
+  /// is reported once with `stats_pass` true and the time of the whole pass.
+  /// Only for reporting (`landform build --timings`); may be empty.
+  std::function<void(std::size_t stage, bool stats_pass, double seconds)> stage_timed;
 };
 
 /// A preset that passed validation, with its stages created.
