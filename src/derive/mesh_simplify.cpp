@@ -57,6 +57,7 @@ simplify_result simplify_to_error(const terrain_mesh& mesh, const std::vector<do
              : fail == 0.0            ? target * std::clamp(ratio, 1.25, 4.0)
                                       : target * std::clamp(ratio, 0.05, 0.9);
   }
+  best.folded = folded_triangles(best.indices, grid.columns);
   return best;
 }
 

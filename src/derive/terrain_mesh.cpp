@@ -105,8 +105,8 @@ double triangle_error(const grid_point (&v)[3], const double (&h)[3], const std:
   const std::int64_t area = edge(v[0], v[1], v[2]);
   if (area == 0) return 0.0;  // degenerate in plan: covers nothing of its own
   // Counter-clockwise seen from +Y is negative here (z south); positive is a
-  // triangle folded over (an overhang).
-  if (area > 0) return std::numeric_limits<double>::infinity();
+  // triangle folded over, measured all the same at the points it covers.
+  const std::int64_t sign = area > 0 ? -1 : 1;
   const std::int64_t c0 = std::min({v[0].c, v[1].c, v[2].c}), c1 = std::max({v[0].c, v[1].c, v[2].c});
   const std::int64_t r0 = std::min({v[0].r, v[1].r, v[2].r}), r1 = std::max({v[0].r, v[1].r, v[2].r});
   double worst = 0.0;
@@ -114,7 +114,7 @@ double triangle_error(const grid_point (&v)[3], const double (&h)[3], const std:
     for (std::int64_t c = c0; c <= c1; ++c) {
       const grid_point p{c, r};
       const std::int64_t w0 = edge(v[1], v[2], p), w1 = edge(v[2], v[0], p), w2 = edge(v[0], v[1], p);
-      if (w0 > 0 || w1 > 0 || w2 > 0) continue;  // outside (edges included)
+      if (sign * w0 > 0 || sign * w1 > 0 || sign * w2 > 0) continue;  // outside (edges included)
       const double z =
           (static_cast<double>(w0) * h[0] + static_cast<double>(w1) * h[1] + static_cast<double>(w2) * h[2]) /
           static_cast<double>(area);
@@ -147,6 +147,17 @@ double max_vertical_error(const std::vector<std::uint32_t>& indices, const std::
   if (std::find(covered.begin(), covered.end(), std::uint8_t{0}) != covered.end())
     return std::numeric_limits<double>::infinity();
   return worst;
+}
+
+std::size_t folded_triangles(const std::vector<std::uint32_t>& indices, int columns) {
+  std::size_t folded = 0;
+  const auto n = static_cast<std::uint32_t>(columns);
+  for (std::size_t t = 0; t + 2 < indices.size(); t += 3) {
+    grid_point v[3];
+    for (std::size_t k = 0; k < 3; ++k) v[k] = {indices[t + k] % n, indices[t + k] / n};
+    folded += edge(v[0], v[1], v[2]) > 0 ? 1 : 0;
+  }
+  return folded;
 }
 
 void drop_unused_vertices(terrain_mesh& mesh) {

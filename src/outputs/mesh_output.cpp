@@ -71,6 +71,7 @@ json mesh_facts(const mesh_options& o, const mesh_grid& g, const simplify_result
           {"max_error_m", o.max_error},
           {"measured_error_m", s.error},
           {"simplify_passes", s.passes},
+          {"folded_triangles", s.folded},
           {"skirt_m", o.skirt}};
 }
 

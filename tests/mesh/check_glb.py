@@ -2,7 +2,8 @@
 """Reads landform's glb meshes with Python's struct and json only (an
 independent reader) and checks them against the r32 heightmap of the same
 build: the GLB header and chunks, accessor min/max equal to the data,
-triangles wound counter-clockwise seen from +Y, vertex counts falling as
+triangles wound counter-clockwise seen from +Y (those folded over by the
+simplifier counted as the manifest says, and measured too), vertex counts falling as
 max_error rises, and the largest vertical distance between the mesh and the
 heights at every cell centre within max_error (plus float32 rounding of the
 stored positions, 1e-6 of the relief).
@@ -82,29 +83,31 @@ def mesh(path):
 
 
 def vertical_error(pos, idx, heights):
-    """Max |mesh - height| over every cell centre, by rasterising each triangle."""
+    """Max |mesh - height| over every cell centre, by rasterising each triangle
+    (folded-over ones too), and the count of folded triangles."""
     covered = [[False] * SIZE for _ in range(SIZE)]
-    worst = 0.0
+    worst, folded = 0.0, 0
     for t in range(0, len(idx), 3):
         p = [pos[i] for i in idx[t:t + 3]]
         g = [(round(v[0] / CELL), round(v[2] / CELL), v[1]) for v in p]
         area = (g[1][0] - g[0][0]) * (g[2][1] - g[0][1]) - (g[1][1] - g[0][1]) * (g[2][0] - g[0][0])
-        assert area <= 0, "a triangle winds clockwise seen from +Y"  # z south: CCW from above = negative here
+        folded += area > 0  # z south: counter-clockwise from above is negative here
         if area == 0:
             continue
+        sign = -1 if area > 0 else 1
         for r in range(min(v[1] for v in g), max(v[1] for v in g) + 1):
             for c in range(min(v[0] for v in g), max(v[0] for v in g) + 1):
                 w = []
                 for k in range(3):
                     a, b = g[(k + 1) % 3], g[(k + 2) % 3]
                     w.append((b[0] - a[0]) * (r - a[1]) - (b[1] - a[1]) * (c - a[0]))
-                if not all(x <= 0 for x in w):
+                if not all(sign * x <= 0 for x in w):
                     continue
                 z = sum(w[k] * g[k][2] for k in range(3)) / area
                 covered[r][c] = True
                 worst = max(worst, abs(z - heights[r * SIZE + c]))
     assert all(all(row) for row in covered), "a cell centre lies under no triangle"
-    return worst
+    return worst, folded
 
 
 def main():
@@ -123,11 +126,12 @@ def main():
     counts = []
     for e in ERRORS:
         pos, idx = mesh(os.path.join(out, f"mesh_{e}.glb"))
-        err = vertical_error(pos, idx, heights)
+        err, folded = vertical_error(pos, idx, heights)
         print(f"max_error {e} m: {len(pos)} vertices, {len(idx) // 3} triangles, measured {err:.4f} m")
         assert err <= e + slack, (e, err)
         entry = next(f for f in manifest["files"] if f["file"] == f"mesh_{e}.glb")
         assert entry["vertices"] == len(pos) and entry["triangles"] == len(idx) // 3
+        assert entry["folded_triangles"] == folded, (entry["folded_triangles"], folded)
         counts.append(len(pos))
     assert counts[0] == SIZE * SIZE, counts
     assert all(a > b for a, b in zip(counts, counts[1:])), f"vertex counts do not fall: {counts}"

@@ -4,6 +4,7 @@
 /// with meshoptimizer's edge-collapse simplifier (Garland and Heckbert 1997
 /// quadrics; meshopt_simplify) and a measurement that holds it to the bound.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -16,6 +17,7 @@ struct simplify_result {
   std::vector<std::uint32_t> indices;  ///< the kept triangles (over the grid's vertices)
   double error = 0.0;                  ///< measured max vertical error, metres
   int passes = 0;                      ///< meshopt_simplify calls (0: max_error 0, the full grid)
+  std::size_t folded = 0;              ///< kept triangles folded over in plan (folded_triangles)
 };
 
 /// Triangles over the full grid mesh `mesh` (grid_mesh(grid), not yet
@@ -26,8 +28,8 @@ struct simplify_result {
 /// (meshopt_simplifyScale: the largest side of the bounding box), so the
 /// first pass asks for max_error / extent. Its error is a quadric (distance
 /// to the planes of the original faces, not vertical), so the result is
-/// measured with max_vertical_error (which also rejects triangles folded
-/// over in plan); the target grows by the error ratio while the bound holds
+/// measured with max_vertical_error (triangles folded over in plan are
+/// measured too, and counted in `folded`); the target grows by the error ratio while the bound holds
 /// and shrinks while it does not, then is bisected between the largest
 /// passing and the smallest failing target, up to 10 passes; the passing result with the fewest triangles is kept (the
 /// full grid if none passed). The border is locked

@@ -48,10 +48,16 @@ terrain_mesh grid_mesh(const heightfield& field, const mesh_grid& grid, double h
 /// columns, k / columns)) and the heights `y` (metres, columns * rows, row
 /// major) at every grid point: each triangle is interpolated linearly at the
 /// grid points it covers (edges included) in exact integer arithmetic.
-/// Returns +infinity when a grid point is covered by no triangle or a
-/// triangle is folded over (clockwise seen from +Y).
+/// A triangle folded over (clockwise seen from +Y) is measured like the
+/// others, so every layer above a grid point is within the result. Returns
+/// +infinity when a grid point is covered by no triangle.
 double max_vertical_error(const std::vector<std::uint32_t>& indices, const std::vector<double>& y, int columns,
                           int rows);
+
+/// Triangles of `indices` (over grid_mesh's vertices) that wind clockwise
+/// seen from +Y: folded over by simplification (slivers meshoptimizer's 3D
+/// flip test lets through).
+std::size_t folded_triangles(const std::vector<std::uint32_t>& indices, int columns);
 
 /// Heights of grid_mesh(grid)'s vertices in metres, in double (no float32
 /// rounding): the reference max_vertical_error compares with.
