@@ -15,12 +15,14 @@ packages=(
   libcli11-dev nlohmann-json3-dev libstb-dev libpng-dev zlib1g-dev libssl-dev
   libopenexr-dev libtiff-dev  # exr, exr16, tiff32 and tiff16 outputs
   libhwy-dev  # Highway: SIMD with runtime dispatch (noise kernels)
+  libmeshoptimizer-dev  # mesh output: glb simplified to an error bound
 )
 test_packages=(
   catch2 libbenchmark-dev
   gdal-bin  # tests compare slope and aspect with gdaldem; gdalinfo opens the tile mosaic (world.vrt)
   parallel  # GNU parallel: the tiles test runs a tile plan's jobs.txt with it
   python3 python3-jsonschema  # tests check presets against `landform schema`
+  openimageio-tools  # oiiotool reads the exr outputs back (Debian's GDAL has no EXR driver)
 )
 check_packages=(
   clang-format clang-tidy  # scripts/check-format.sh, scripts/tidy.sh

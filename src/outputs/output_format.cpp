@@ -62,7 +62,8 @@ std::vector<std::uint8_t> exr16(const raster& r) {
   return encode_exr(r.width, r.height, r.channels, r.f32.data(), true, r.channel_names, r.text);
 }
 
-// Text formats: the "raster" is one row of UTF-8 bytes, written as they are.
+// Formats whose bytes the output kind prepares (GeoJSON text, a glTF
+// binary): the "raster" is one row of those bytes, written as they are.
 std::vector<std::uint8_t> text_bytes(const raster& r) {
   return r.u8;
 }
@@ -86,6 +87,13 @@ const std::vector<output_format> k_formats = {
     {"exr", "exr", "OpenEXR float32, ZIP", {1, 2, 3, 4}, st::float32, "little-endian", &exr32},
     {"exr16", "exr", "OpenEXR half float, ZIP", {1, 2, 3, 4}, st::float16, "little-endian", &exr16},
     {"geojson", "geojson", "GeoJSON text (RFC 7946), UTF-8", {1}, st::uint8, "n/a", &text_bytes},
+    {"glb",
+     "glb",
+     "glTF 2.0 binary (GLB): float32 attributes, uint32 indices",
+     {1},
+     st::uint8,
+     "little-endian",
+     &text_bytes},
 };
 
 std::size_t samples_of(const raster& r, sample_type t) {

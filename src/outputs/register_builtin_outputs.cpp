@@ -2,6 +2,7 @@
 #include "landform/outputs/biome_output.hpp"
 #include "landform/outputs/flow_output.hpp"
 #include "landform/outputs/height_output.hpp"
+#include "landform/outputs/mesh_output.hpp"
 #include "landform/outputs/output_kind.hpp"
 #include "landform/outputs/splat_output.hpp"
 #include "landform/outputs/surface_outputs.hpp"
@@ -23,6 +24,7 @@ void register_builtin_outputs(output_registry& registry) {
   registry.add(ao_output_kind());
   registry.add(flow_output_kind());
   registry.add(wetness_output_kind());
+  registry.add(mesh_output_kind());
   for (auto& kind : water_output_kinds()) registry.add(std::move(kind));
 }
 

@@ -1,7 +1,7 @@
 // The format table and the TIFF, OpenEXR and 16-bit splat formats, each read
 // back by a decoder that is not ours: libtiff and GDAL (gdal_translate) for
-// TIFF, OpenEXR's own reader for EXR, stb_image for 16-bit PNG. Values must
-// come back exactly (to half precision for exr16).
+// TIFF, OpenEXR's own reader and OpenImageIO (oiiotool) for EXR, stb_image for
+// 16-bit PNG. Values must come back exactly (to half precision for exr16).
 
 #include <catch2/catch.hpp>
 
@@ -30,6 +30,7 @@
 #include "landform/outputs/output_format.hpp"
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
+#include "reference/reference_data.hpp"
 
 namespace {
 
@@ -413,4 +414,118 @@ TEST_CASE("tiff heights carry GeoTIFF tags: GDAL places the first sample at the 
     CHECK(g.at("geoTransform") == json({10 * c - c / 2, c, 0.0, 20 * c + c / 2, 0.0, -c}));
     CHECK(g.at("metadata").at("").at("AREA_OR_POINT") == "Point");
   }
+}
+
+// ---------------------------------------------------------------- OpenImageIO
+
+namespace {
+
+bool have_oiiotool() {
+  return std::system("command -v oiiotool >/dev/null 2>&1") == 0;
+}
+
+// An EXR as OpenImageIO's oiiotool decodes it: written by oiiotool as an
+// uncompressed float32 TIFF (lossless for float and half samples) and read
+// with libtiff; channel names from `oiiotool --info -v`.
+struct oiio_image {
+  std::vector<std::string> names;
+  std::map<std::string, std::vector<float>> data;
+};
+
+std::vector<std::string> oiio_channels(const fs::path& exr) {
+  const fs::path info = exr.string() + ".info";
+  REQUIRE(std::system(("oiiotool --info -v '" + exr.string() + "' > '" + info.string() + "' 2>&1").c_str()) == 0);
+  std::ifstream s(info);
+  std::string line;
+  const std::string key = "channel list: ";
+  while (std::getline(s, line)) {
+    const auto at = line.find(key);
+    if (at == std::string::npos) continue;
+    std::vector<std::string> names;
+    std::string rest = line.substr(at + key.size()) + ",";
+    for (std::size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1)) {
+      std::string name = rest.substr(0, comma);
+      name.erase(0, name.find_first_not_of(' '));
+      names.push_back(name);
+    }
+    return names;
+  }
+  FAIL("oiiotool --info printed no channel list for " << exr);
+  return {};
+}
+
+oiio_image oiio_read(const fs::path& exr) {
+  const fs::path tif = exr.string() + ".oiio.tif";
+  const std::string command =
+      "oiiotool '" + exr.string() + "' -d float --compression none -o '" + tif.string() + "' >/dev/null 2>&1";
+  REQUIRE(std::system(command.c_str()) == 0);
+  oiio_image o;
+  o.names = oiio_channels(exr);
+  const tiff_image t = read_tiff(tif);
+  REQUIRE(t.width == static_cast<std::uint32_t>(k_w));
+  REQUIRE(t.height == static_cast<std::uint32_t>(k_h));
+  REQUIRE(t.bits == 32);
+  REQUIRE(t.channels == o.names.size());
+  const std::vector<float> all = as<float>(t.bytes);
+  for (std::size_t c = 0; c < o.names.size(); ++c) {
+    auto& v = o.data[o.names[c]];
+    for (std::size_t k = c; k < all.size(); k += o.names.size()) v.push_back(all[k]);
+  }
+  return o;
+}
+
+// Skips (with a warning) without oiiotool, unless CI or
+// LANDFORM_REQUIRE_REFERENCE asks for every independent check.
+bool oiiotool_ready() {
+  if (have_oiiotool()) return true;
+  if (landform_test::reference_required()) FAIL("oiiotool not found (install openimageio-tools)");
+  WARN("oiiotool not found (install openimageio-tools): EXR read back by OpenEXR's own reader only");
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("exr heights read back by OpenImageIO: float exactly, exr16 as the nearest half", "[formats][exr][oiio]") {
+  if (!oiiotool_ready()) return;
+  const temp_dir dir;
+  const std::vector<float> h = heights();
+  const oiio_image f = oiio_read(dir.write("h.exr", file("height.exr")));
+  REQUIRE(f.names == std::vector<std::string>{"Y"});
+  CHECK(f.data.at("Y") == h);  // bit for bit
+
+  const oiio_image h16 = oiio_read(dir.write("h16.exr", file("height16.exr")));
+  REQUIRE(h16.names == std::vector<std::string>{"Y"});
+  const auto& v = h16.data.at("Y");
+  REQUIRE(v.size() == h.size());
+  std::size_t nearest = 0;
+  for (std::size_t k = 0; k < h.size(); ++k) nearest += v[k] == static_cast<float>(Imath::half(h[k]));
+  CHECK(nearest == h.size());
+}
+
+TEST_CASE("multi-channel exr (normal, splat) read back by OpenImageIO equals OpenEXR's reading",
+          "[formats][exr][oiio]") {
+  if (!oiiotool_ready()) return;
+  const temp_dir dir;
+  for (const char* name : {"normal.exr", "sf_0.exr", "sf_1.exr"}) {
+    INFO(name);
+    const fs::path path = dir.write(name, file(name));
+    const oiio_image o = oiio_read(path);
+    const exr_image e = read_exr(path);
+    CHECK(o.names.size() == (std::string(name) == "normal.exr" ? 3u : 4u));
+    for (const auto& channel : o.names) {
+      INFO(channel);
+      REQUIRE(e.data.count(channel) == 1);
+      CHECK(o.data.at(channel) == e.data.at(channel));  // bit for bit, channel by channel
+    }
+  }
+  // The splat weights as OpenImageIO reads them still sum to 1 in every cell.
+  const oiio_image a = oiio_read(dir.write("a.exr", file("sf_0.exr")));
+  const oiio_image b = oiio_read(dir.write("b.exr", file("sf_1.exr")));
+  double worst = 0.0;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(k_w) * k_h; ++k) {
+    double sum = 0.0;
+    for (const char* c : {"R", "G", "B", "A"}) sum += a.data.at(c)[k] + b.data.at(c)[k];
+    worst = std::max(worst, std::abs(sum - 1.0));
+  }
+  CHECK(worst < 1e-5);
 }
