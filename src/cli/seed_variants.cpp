@@ -68,6 +68,7 @@ json index_document(const std::vector<variant_record>& variants, const contact_s
 // Writes index.json and contact_sheet.png into `out` in one transaction.
 void write_index(const std::filesystem::path& out, const std::vector<variant_record>& variants) {
   std::vector<sheet_picture> pictures;
+  pictures.reserve(variants.size());
   for (const auto& v : variants) pictures.push_back(v.picture);
   const contact_sheet sheet = make_contact_sheet(pictures);
   const std::string index = index_document(variants, sheet).dump(2) + "\n";
