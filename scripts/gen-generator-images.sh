@@ -54,6 +54,26 @@ done
 render layers-height presets/layered-island.json height_preview.png --size 256 --set stages.0.feature_size=128
 render layers-biome presets/layered-island.json biome.png --size 256 --set stages.0.feature_size=128
 
+# docs/erosion.md, hydraulic erosion: the 256 x 256 top-left window of
+# eroded-mountains with hydraulic erosion only (no talus erosion), shaded.
+erode() {
+  local name=$1
+  shift
+  render "erosion-hydraulic-$name" presets/eroded-mountains.json p.png --size 256 --set stages.2.enabled=false \
+    --set 'outputs=[{"map":"preview","format":"rgb8","file":"p.png"}]' "$@"
+}
+erode input --set stages.1.enabled=false
+erode preset
+erode droplets-0.5 --set stages.1.droplets_per_cell=0.5
+erode droplets-6 --set stages.1.droplets_per_cell=6
+erode lifetime-30 --set stages.1.max_lifetime=30
+erode inertia-0.4 --set stages.1.inertia=0.4
+erode radius-1 --set stages.1.erosion_radius=1
+erode radius-6 --set stages.1.erosion_radius=6
+erode spawn-high --set stages.1.spawn=high_ground
+erode deposit-0.05 --set stages.1.deposit_speed=0.05
+erode deposit-1 --set stages.1.deposit_speed=1
+
 # One thumbnail per stage from its defaults. Generators are stretched to
 # [0, 1]; filters are applied to a [0, 1] fBm input. `image` needs a file, so
 # its thumbnail reads the value-noise image rendered above.

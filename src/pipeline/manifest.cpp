@@ -273,6 +273,7 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
   output_context ctx = output_context_for(p, result, nthreads);
   derived_cache shared;  // the water outputs' one computation
   ctx.cache = &shared;
+  ctx.stop_requested = stop_requested;
   std::vector<encoded_output> out;
   for (std::size_t index = 0; index < p.outputs().size(); ++index) {
     const output_spec& spec = p.outputs()[index];
@@ -317,6 +318,12 @@ json computed_block(const pipeline& p, const build_result* result) {
     if (result) {
       for (const auto& [index, range] : result->world_ranges) {
         if (index == k) entry["world_range"] = {range.first, range.second};
+      }
+      for (const auto& [index, figures] : result->stage_reports) {
+        if (index != k) continue;
+        json report = json::object();
+        for (const auto& [key, value] : figures) report[key] = value;
+        entry["report"] = report;
       }
     }
     stages.push_back(entry);

@@ -565,6 +565,7 @@ build_result pipeline::run_area(const landform::region& area, std::size_t stop, 
                       static_cast<int>(m_region.origin_x - area.origin_x),
                       static_cast<int>(m_region.origin_y - area.origin_y),
                       m_region,
+                      {},
                       {}};
   const auto count = static_cast<double>(m_stages.size());
   for (std::size_t k = 0; k < stop; ++k) {
@@ -589,6 +590,11 @@ build_result pipeline::run_area(const landform::region& area, std::size_t stop, 
       };
     }
     if (options.stop_requested) ctx.stop_requested = options.stop_requested;
+    ctx.report = [&result, k](const std::string& key, double value) {
+      if (result.stage_reports.empty() || result.stage_reports.back().first != k)
+        result.stage_reports.push_back({k, {}});
+      result.stage_reports.back().second.emplace_back(key, value);
+    };
     ctx.progress(0.0);
     ctx.check_stop();
     const auto start = std::chrono::steady_clock::now();

@@ -202,6 +202,7 @@ inline void store4(float* p, float4 v) {
 // Eight floats: one AVX operation where available, two SSE ones otherwise.
 // (Only ever a local variable: passing it to functions would depend on AVX.)
 using float8 = float __attribute__((vector_size(32)));
+using int8x = std::int32_t __attribute__((vector_size(32)));  // a float8 comparison's lane masks
 
 // Parameters as floats for the hot loop.
 struct droplet_constants {
@@ -245,6 +246,7 @@ struct droplet_totals {
   double eroded = 0.0;
   double deposited = 0.0;
   double lost = 0.0;
+  double outflow = 0.0;
   std::uint64_t steps = 0;
   std::uint64_t droplets = 0;
 
@@ -252,6 +254,7 @@ struct droplet_totals {
     eroded += o.eroded;
     deposited += o.deposited;
     lost += o.lost;
+    outflow += o.outflow;
     steps += o.steps;
     droplets += o.droplets;
   }
@@ -282,27 +285,6 @@ start_point uniform_start(std::uint64_t seed, std::uint64_t index, int w, int ht
   return {scaled(bits, w - 1), scaled(bits << 32, ht - 1)};
 }
 
-// Keeps every cell within the heights the stage started from, [lo, hi]:
-// droplets only move material, so no cell may rise above the highest or sink
-// below the lowest ground there was. In-range runs never reach the bounds
-// (the clamp changes nothing); extreme ones (many droplets on a small brush,
-// huge capacities or speeds) would otherwise feed back into pits and towers
-// growing without bound (+-3e19). Returns the material removed (positive)
-// or added (negative), counted as sediment lost.
-double clamp_to_start_range(heightfield& h, float lo, float hi) {
-  double removed = 0.0;
-  for (float& v : h.values()) {
-    if (v > hi) {
-      removed += static_cast<double>(v - hi);
-      v = hi;
-    } else if (v < lo) {
-      removed -= static_cast<double>(lo - v);
-      v = lo;
-    }
-  }
-  return removed;
-}
-
 hydraulic_erosion_result to_result(const droplet_totals& t) {
   hydraulic_erosion_result r;
   r.droplets = t.droplets;
@@ -310,6 +292,7 @@ hydraulic_erosion_result to_result(const droplet_totals& t) {
   r.eroded = t.eroded;
   r.deposited = t.deposited;
   r.sediment_lost = t.lost;
+  r.sediment_outflow = t.outflow;
   return r;
 }
 
@@ -406,68 +389,193 @@ struct tile_queue {
   }
 };
 
-// Takes `amount` (>= 0) from the cells of the erosion disc around a droplet
-// in cell (node_x, node_y) at offset (u, v) in that cell, and returns the
-// amount actually taken. Only cells off the map's outermost ring change: the
-// ring is a fixed base level. (Eroding it lets channels that
-// run off the map deepen without bound, since no droplet ever stands beyond
-// the ring to limit the cut or to deposit there.) Near the ring the disc is
-// clipped, not renormalised: concentrating it on fewer cells would dig
-// grooves along the ring.
+// Takes up to `amount` (>= 0) from the cells of the erosion disc around a
+// droplet in cell (node_x, node_y) at offset (u, v) in that cell, and returns
+// the amount actually taken. No cell is cut below `floor`, the height the
+// droplet moves to: a cell at or below it gives nothing, one above it at most
+// its excess. That is what keeps the model bounded (no cell sinks below the
+// lowest ground there was, as `floor` is an interpolation of the map), and
+// it stops a droplet from digging the pits it would then fall into. The
+// whole map erodes, its outer ring included (a fixed ring left a frame in
+// hillshades); at the map's edge the disc is clipped, not renormalised
+// (concentrating it on fewer cells would dig grooves along the edge).
 template <bool k_maps>
 [[gnu::always_inline]] inline float apply_brush(const field_view& f, const erosion_brush& brush, int node_x, int node_y,
-                                                float u, float v, float amount) {
+                                                float u, float v, float amount, float floor) {
   const int w = f.width, ht = f.height_cells;
   const std::ptrdiff_t stride = w;
   const int px = std::min(k_phases - 1, static_cast<int>(u * k_phases));
   const int py = std::min(k_phases - 1, static_cast<int>(v * k_phases));
   const float* stencil = brush.stencil(px, py);
   const int x0 = node_x + brush.origin, y0 = node_y + brush.origin;
-  if (x0 >= 1 && x0 + brush.width <= w - 1 && y0 >= 1 && y0 + brush.side <= ht - 1) {
+  if (x0 >= 0 && x0 + brush.width <= w && y0 >= 0 && y0 + brush.side <= ht) {
     if (brush.width == 8) {  // radius 3 (the default) and 4: one 8-wide operation per row
       const float8 a8 = {amount, amount, amount, amount, amount, amount, amount, amount};
+      const float8 f8 = {floor, floor, floor, floor, floor, floor, floor, floor};
+      const float8 zero8 = {};
+      float8 taken = zero8;
+      int8x limited = {};  // lanes where some cell had less room than its share
       for (int row = 0; row < brush.side; ++row) {
         float* dst = f.height + (y0 + row) * stride + x0;
         float8 wt, cells;
         std::memcpy(&wt, stencil + row * 8, sizeof wt);
         std::memcpy(&cells, dst, sizeof cells);
-        cells -= a8 * wt;
+        const float8 want = a8 * wt;
+        const float8 excess = cells - f8;
+        const float8 room = excess > zero8 ? excess : zero8;
+        const int8x short_of_room = room < want;
+        const float8 take = short_of_room ? room : want;
+        limited |= short_of_room;
+        cells -= take;
+        taken += take;
         std::memcpy(dst, &cells, sizeof cells);
         if constexpr (k_maps) {
           float* out = f.erosion + (dst - f.height);
           std::memcpy(&cells, out, sizeof cells);
-          cells += a8 * wt;
+          cells += take;
           std::memcpy(out, &cells, sizeof cells);
         }
       }
-    } else {
-      const float4 a = {amount, amount, amount, amount};
-      for (int row = 0; row < brush.side; ++row) {
-        float* dst = f.height + (y0 + row) * stride + x0;
-        const float* wt = stencil + row * brush.width;
-        for (int k = 0; k < brush.width; k += 4) {
-          store4(dst + k, load4(dst + k) - a * load4(wt + k));
-          if constexpr (k_maps) {
-            float* out = f.erosion + (dst - f.height) + k;
-            store4(out, load4(out) + a * load4(wt + k));
-          }
-        }
-      }
+      // The disc's weights sum to 1: unlimited, the droplet takes up
+      // `amount` (the cells' float rounding is far below the accounting's
+      // tolerance).
+      bool any_limited = false;
+      for (int k = 0; k < 8; ++k) any_limited = any_limited || limited[k] != 0;
+      if (!any_limited) return amount;
+      float sum = 0.0f;
+      for (int k = 0; k < 8; ++k) sum += taken[k];
+      return sum;
     }
-    // The disc's weights sum to 1: the droplet takes up `amount` (the cells'
-    // float rounding is far below the accounting's tolerance).
-    return amount;
   }
   float applied = 0.0f;
-  for (int row = std::max(0, 1 - y0); row < std::min(brush.side, ht - 1 - y0); ++row) {
-    for (int col = std::max(0, 1 - x0); col < std::min(brush.side, w - 1 - x0); ++col) {
-      const float a = amount * stencil[row * brush.width + col];
-      f.height[(y0 + row) * stride + x0 + col] -= a;
+  for (int row = std::max(0, -y0); row < std::min(brush.side, ht - y0); ++row) {
+    for (int col = std::max(0, -x0); col < std::min(brush.side, w - x0); ++col) {
+      float& cell = f.height[(y0 + row) * stride + x0 + col];
+      const float a = std::min(amount * stencil[row * brush.width + col], std::max(0.0f, cell - floor));
+      cell -= a;
       applied += a;
       if constexpr (k_maps) f.erosion[(y0 + row) * stride + x0 + col] += a;
     }
   }
   return applied;
+}
+
+// Adds up to `amount` (>= 0) bilinearly, weights from the offset (u, v), on
+// the four cells from index n (Beyer), never raising a cell above `ceiling`:
+// a cell at or above it gets nothing. Returns the amount added.
+template <bool k_maps>
+[[gnu::always_inline]] inline float deposit_bilinear(const field_view& f, std::ptrdiff_t n, float u, float v,
+                                                     float amount, float ceiling) {
+  const std::ptrdiff_t stride = f.width;
+  amount = std::max(0.0f, amount);  // the sediment can round to a hair below 0
+  const std::ptrdiff_t cells[4] = {n, n + 1, n + stride, n + stride + 1};
+  const float shares[4] = {amount * (1.0f - u) * (1.0f - v), amount * u * (1.0f - v), amount * (1.0f - u) * v,
+                           amount * u * v};
+  float added[4];
+  for (int k = 0; k < 4; ++k) {
+    float& cell = f.height[cells[k]];
+    added[k] = std::min(shares[k], std::max(0.0f, ceiling - cell));
+    cell += added[k];
+    if constexpr (k_maps) f.deposition[cells[k]] += added[k];
+  }
+  return (added[0] + added[1]) + (added[2] + added[3]);
+}
+
+// Lays up to `amount` (>= 0) on the four cells from index n (the droplet's
+// cell corners), settling it like water: the lowest corners fill first, to
+// one common level, never above `ceiling`. Returns the amount laid down.
+// Used for the pit fill: spreading it bilinearly (Beyer) left one corner
+// lower than the others it filled, which made most single-cell pits. With
+// `ceiling` an interpolation of the map, no cell rises above the highest
+// ground there was.
+template <bool k_maps>
+[[gnu::always_inline]] inline float deposit_settled(const field_view& f, std::ptrdiff_t n, float amount,
+                                                    float ceiling) {
+  const std::ptrdiff_t stride = f.width;
+  const std::ptrdiff_t cells[4] = {n, n + 1, n + stride, n + stride + 1};
+  float sorted[4] = {f.height[cells[0]], f.height[cells[1]], f.height[cells[2]], f.height[cells[3]]};
+  std::sort(sorted, sorted + 4);
+  // The level: the first k corners rise to `level`, with k the most corners
+  // the amount can bring up to the next corner's height.
+  float level = sorted[0];
+  float left = std::max(0.0f, amount);
+  for (int k = 1; k <= 4 && left > 0.0f; ++k) {
+    const float next = k < 4 ? std::min(sorted[k], ceiling) : ceiling;
+    const float need = (next - level) * static_cast<float>(k);
+    if (need >= left) {
+      level += left / static_cast<float>(k);
+      left = 0.0f;
+    } else if (need > 0.0f) {
+      level = next;
+      left -= need;
+    }
+    if (next >= ceiling) break;
+  }
+  level = std::min(level, ceiling);
+  float added = 0.0f;
+  for (const std::ptrdiff_t c : cells) {
+    const float a = std::max(0.0f, level - f.height[c]);
+    f.height[c] += a;
+    added += a;
+    if constexpr (k_maps) f.deposition[c] += a;
+  }
+  return added;
+}
+
+// The highest of the (up to 8) neighbours of cell (x, y). A dying droplet's
+// load never raises a cell above it, so it never makes a single-cell spike.
+inline float highest_neighbour(const field_view& f, int x, int y) {
+  float top = -std::numeric_limits<float>::infinity();
+  for (int ny = std::max(0, y - 1); ny <= std::min(f.height_cells - 1, y + 1); ++ny)
+    for (int nx = std::max(0, x - 1); nx <= std::min(f.width - 1, x + 1); ++nx)
+      if (nx != x || ny != y) top = std::max(top, f.height[static_cast<std::ptrdiff_t>(ny) * f.width + nx]);
+  return top;
+}
+
+// True when a row or column neighbour of cell (x, y) stands at `level` or higher.
+inline bool axis_neighbour_at_least(const field_view& f, int x, int y, float level) {
+  const float* row = f.height + static_cast<std::ptrdiff_t>(y) * f.width;
+  return (x > 0 && row[x - 1] >= level) || (x + 1 < f.width && row[x + 1] >= level) ||
+         (y > 0 && row[x - f.width] >= level) || (y + 1 < f.height_cells && row[x + f.width] >= level);
+}
+
+// Lays `amount` (>= 0) on the erosion disc around a droplet in cell (node_x,
+// node_y) at offset (u, v), where a dying droplet drops what it still
+// carries: spread like the erosion that picked it up, so it forms a low
+// mound, not a spike on four cells. No cell rises above the highest cell of
+// the disc (which keeps the model bounded). Returns the amount laid down.
+template <bool k_maps>
+inline float deposit_disc(const field_view& f, const erosion_brush& brush, int node_x, int node_y, float u, float v,
+                          float amount) {
+  const int w = f.width, ht = f.height_cells;
+  const std::ptrdiff_t stride = w;
+  const float* stencil = brush.stencil(std::min(k_phases - 1, static_cast<int>(u * k_phases)),
+                                       std::min(k_phases - 1, static_cast<int>(v * k_phases)));
+  const int x0 = node_x + brush.origin, y0 = node_y + brush.origin;
+  const int row0 = std::max(0, -y0), row1 = std::min(brush.side, ht - y0);
+  const int col0 = std::max(0, -x0), col1 = std::min(brush.side, w - x0);
+  float ceiling = -std::numeric_limits<float>::infinity();
+  for (int row = row0; row < row1; ++row)
+    for (int col = col0; col < col1; ++col)
+      if (stencil[row * brush.width + col] > 0.0f)
+        ceiling = std::max(ceiling, f.height[(y0 + row) * stride + x0 + col]);
+  float added = 0.0f;
+  for (int row = row0; row < row1; ++row) {
+    for (int col = col0; col < col1; ++col) {
+      const int cx = x0 + col, cy = y0 + row;
+      float& cell = f.height[cy * stride + cx];
+      float a = std::min(amount * stencil[row * brush.width + col], std::max(0.0f, ceiling - cell));
+      // Most cells have a higher neighbour along a row or column: only the
+      // others need the full eight.
+      if (a > 0.0f && !axis_neighbour_at_least(f, cx, cy, cell + a)) {
+        a = std::min(a, std::max(0.0f, highest_neighbour(f, cx, cy) - cell));
+      }
+      cell += a;
+      added += a;
+      if constexpr (k_maps) f.deposition[cy * stride + cx] += a;
+    }
+  }
+  return added;
 }
 
 // Runs every droplet of `tiles` (tiles of one colour), k_lanes at a time.
@@ -546,8 +654,10 @@ template <bool k_maps>
     dx *= inv_len;
     dy *= inv_len;
     const vfloat next_x = x + dx, next_y = y + dy;
-    const vint moving = active & (life < lifetime) & has_direction & (next_x >= zero) & (next_x < x_limit) &
-                        (next_y >= zero) & (next_y < y_limit);  // else the droplet dies: end of life or edge
+    const vint on_map = (next_x >= zero) & (next_x < x_limit) & (next_y >= zero) & (next_y < y_limit);
+    const vint alive = active & (life < lifetime) & has_direction;
+    const vint moving = alive & on_map;  // else the droplet dies: end of life, flat ground or the map's edge
+    const vint leaving = alive & ~on_map;
 
     const vfloat safe_x = moving ? next_x : x, safe_y = moving ? next_y : y;
     const vint nn_x = __builtin_convertvector(safe_x, vint), nn_y = __builtin_convertvector(safe_y, vint);
@@ -565,9 +675,8 @@ template <bool k_maps>
         vmax(vmax(-dh, splat(c.min_slope)) * speed * water * splat(c.capacity_factor), splat(c.min_capacity));
     const vint uphill = dh > zero;
     const vint depositing = (sediment > capacity) | uphill;
-    const vfloat deposit = uphill ? vmin(dh, sediment) : (sediment - capacity) * splat(c.deposit_speed);
-    // Lanes replace this with what they could take (the disc is clipped at
-    // the map's fixed outer ring).
+    // Lanes replace both with what the cells had room for.
+    vfloat deposit = uphill ? vmin(dh, sediment) : (sediment - capacity) * splat(c.deposit_speed);
     vfloat erode = vmin((capacity - sediment) * splat(c.erode_speed), -dh);
     // The cell nearest to the droplet, for the flow map.
     const vint centre_x = node_x + (u >= half ? splat_int(1) : splat_int(0));
@@ -577,34 +686,23 @@ template <bool k_maps>
       if (moving[i] == 0) continue;
       if constexpr (k_maps) f.flow[centre_y[i] * stride + centre_x[i]] += 1.0f;
       if (depositing[i] != 0) {
-        // Bilinearly on the four cells around its old position (Beyer):
-        // filling the pit it climbs out of, or dropping surplus sediment.
-        // (Spreading the surplus over the erosion disc instead cuts the
-        // count of tiny pits by about 70 % but grows a washboard of ripples
-        // across slopes, as droplets alternate eroding and depositing on the
-        // same footprint; see docs/erosion.md.)
-        const float amount = deposit[i], ui = u[i], vi = v[i];
-        const float a00 = amount * (1.0f - ui) * (1.0f - vi), a10 = amount * ui * (1.0f - vi);
-        const float a01 = amount * (1.0f - ui) * vi, a11 = amount * ui * vi;
-        const std::ptrdiff_t n = node[i];
-        map[n] += a00;
-        map[n + 1] += a10;
-        map[n + stride] += a01;
-        map[n + stride + 1] += a11;
-        deposited[i] += static_cast<double>((a00 + a10) + (a01 + a11));
-        if constexpr (k_maps) {
-          f.deposition[n] += a00;
-          f.deposition[n + 1] += a10;
-          f.deposition[n + stride] += a01;
-          f.deposition[n + stride + 1] += a11;
-        }
+        // Filling the pit it climbs out of (settled into the lowest corners)
+        // or dropping surplus sediment (bilinearly, Beyer), never above the
+        // higher of its old and new heights. (Spreading the surplus over the
+        // erosion disc instead cuts the count of tiny pits by about 70 % but
+        // grows a washboard of ripples across slopes, as droplets alternate
+        // eroding and depositing on the same footprint; see docs/erosion.md.
+        // Settling the surplus too biases erosion by direction on a cone.)
+        const float ceiling = std::max(height[i], next_height[i]);
+        deposit[i] = uphill[i] != 0 ? deposit_settled<k_maps>(f, node[i], deposit[i], ceiling)
+                                    : deposit_bilinear<k_maps>(f, node[i], u[i], v[i], deposit[i], ceiling);
+        deposited[i] += static_cast<double>(deposit[i]);
       } else {
-        const float applied = apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i]);
-        erode[i] = applied;
-        eroded[i] += static_cast<double>(applied);
+        erode[i] = apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i], next_height[i]);
+        eroded[i] += static_cast<double>(erode[i]);
       }
     }
-    sediment = moving ? (depositing ? sediment - deposit : sediment + erode) : sediment;
+    sediment = moving ? (depositing ? vmax(zero, sediment - deposit) : sediment + erode) : sediment;
     speed = moving ? vsqrt(vmax(zero, speed * speed - dh * splat(c.gravity))) : speed;
     water = moving ? water * splat(c.water_kept) : water;
     dir_x = moving ? dx : dir_x;
@@ -615,10 +713,18 @@ template <bool k_maps>
 
     for (int i = 0; i < k_lanes; ++i) {
       if (active[i] == 0 || moving[i] != 0) continue;
-      droplet_totals& t = *totals[i];  // the droplet died: account for it
+      // The droplet died. Unless it left the map, it lays down the sediment
+      // it still carries where it stands.
+      if (leaving[i] == 0 && sediment[i] > 0.0f) {
+        const float added = deposit_disc<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], sediment[i]);
+        deposited[i] += static_cast<double>(added);
+        sediment[i] -= added;
+      }
+      droplet_totals& t = *totals[i];  // account for it
       t.eroded += eroded[i];
       t.deposited += deposited[i];
       t.lost += static_cast<double>(sediment[i]);
+      if (leaving[i] != 0) t.outflow += static_cast<double>(sediment[i]);
       t.steps += static_cast<std::uint64_t>(life[i]);
       t.droplets += 1;
       refill(i);
@@ -666,8 +772,6 @@ hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic
   const droplet_constants c(p);
   const erosion_brush brush(p.erosion_radius);
   const int threads = resolve_threads(ctx.nthreads);
-  const auto [start_lo, start_hi] = std::minmax_element(h.values().begin(), h.values().end());
-  const float start_min = *start_lo, start_max = *start_hi;
   const int tile = 2 * reach(p, brush);  // same-colour tiles are a tile apart: their reaches never meet
   const std::uint64_t per_round =
       std::max(k_min_round_droplets, static_cast<std::uint64_t>(h.size()) / k_cells_per_round_droplet);
@@ -780,10 +884,25 @@ hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic
       ctx.progress((static_cast<double>(round) + (colour + 1) / 4.0) / static_cast<double>(rounds));
     }
     for (const auto& t : tile_totals) totals.add(t);
-    totals.lost += clamp_to_start_range(h, start_min, start_max);
   }
   return to_result(totals);
 }
+
+namespace {
+
+// The sediment budget in m^3 (height units x height_scale x cell area), for
+// the manifest: eroded = deposited + outflow + undeposited.
+void report_budget(const hydraulic_erosion_result& r, const heightfield& h, const stage_context& ctx) {
+  const double cell = h.placement().cell_size;
+  const double m3 = ctx.height_scale * cell * cell;
+  ctx.report("droplets", static_cast<double>(r.droplets));
+  ctx.report("eroded_m3", r.eroded * m3);
+  ctx.report("deposited_m3", r.deposited * m3);
+  ctx.report("outflow_m3", r.sediment_outflow * m3);
+  ctx.report("undeposited_m3", (r.sediment_lost - r.sediment_outflow) * m3);
+}
+
+}  // namespace
 
 stage_info hydraulic_erosion_stage_info() {
   stage_info info = make_stage_info<hydraulic_erosion_params>(
@@ -793,21 +912,20 @@ stage_info hydraulic_erosion_stage_info() {
       "droplet follows the bilinear gradient with inertia, erodes over a disc while under its sediment "
       "capacity (slope x speed x water) and deposits when over it or moving uphill; water evaporates each "
       "step. Droplets start at points hashed from the seed and run in tile rounds with a 2 x 2 colouring, so "
-      "results are bit-identical for every thread count. Sediment still carried when a droplet dies leaves "
-      "the map. Heights stay within the range the stage started from (droplets only move material), so "
-      "extreme parameters cannot grow pits and towers without bound. Needs the whole world: a region build computes "
-      "the world and crops it.",
+      "results are bit-identical for every thread count. A dying droplet lays its remaining sediment where "
+      "it stops; only a droplet leaving the map carries sediment away. No cut goes below the height the "
+      "droplet moves to and no deposit above the droplet or a cell's neighbours, so heights stay within "
+      "the range the stage started from for any parameters, and the map's edge erodes like the rest. Needs "
+      "the whole world: a region build computes the world and crops it.",
       +[](heightfield& h, const hydraulic_erosion_params& p, const stage_context& ctx) -> layer_set {
         // The per-cell amounts are side layers that presets can write as
         // outputs; recording them about doubles the stage's time at 1024^2, so they are only computed
         // when the pipeline keeps one of them.
         layer_set side;
-        if (!ctx.wants("erosion") && !ctx.wants("deposition") && !ctx.wants("droplet_flow")) {
-          apply_hydraulic_erosion(h, p, ctx);
-          return side;
-        }
+        const bool keep_maps = ctx.wants("erosion") || ctx.wants("deposition") || ctx.wants("droplet_flow");
         hydraulic_erosion_maps maps;
-        apply_hydraulic_erosion(h, p, ctx, &maps);
+        report_budget(apply_hydraulic_erosion(h, p, ctx, keep_maps ? &maps : nullptr), h, ctx);
+        if (!keep_maps) return side;
         if (ctx.wants("erosion")) side.put("erosion", std::move(maps.erosion));
         if (ctx.wants("deposition")) side.put("deposition", std::move(maps.deposition));
         if (ctx.wants("droplet_flow")) side.put("droplet_flow", std::move(maps.flow));

@@ -464,3 +464,27 @@ TEST_CASE("cli build: preset_sha256 does not depend on the working directory", "
         landform::sha256_hex(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
   require_identical(dir / "a", dir / "b");
 }
+
+TEST_CASE("cli build: the manifest reports hydraulic erosion's sediment budget in m^3", "[cli][build][manifest]") {
+  // Issue 9: what dying droplets carry is laid down; the sum of heights
+  // changes only by what leaves the map's edge and the small part that no
+  // cell had room for, and the manifest says how much of each.
+  const temp_dir dir;
+  const fs::path out = dir / "out";
+  build({source_path("presets/default.json").string(), "--size", "96", "--threads", "2"}, out);
+  const json m = json::parse(read_text(out / "manifest.json"));
+  const json* report = nullptr;
+  for (const json& s : m.at("computed").at("stages")) {
+    if (s.at("stage").get<std::string>().find("hydraulic_erosion") != std::string::npos) report = &s.at("report");
+  }
+  REQUIRE(report != nullptr);
+  INFO(report->dump());
+  const double eroded = report->at("eroded_m3"), deposited = report->at("deposited_m3");
+  const double outflow = report->at("outflow_m3"), undeposited = report->at("undeposited_m3");
+  CHECK(report->at("droplets") == 96 * 96);
+  CHECK(eroded > 0.0);
+  CHECK(outflow > 0.0);
+  CHECK(undeposited >= 0.0);
+  CHECK(undeposited <= 0.03 * eroded);
+  CHECK(deposited + outflow + undeposited == Approx(eroded).epsilon(1e-6));  // droplets carry float32 sediment
+}

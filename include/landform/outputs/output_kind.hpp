@@ -45,6 +45,9 @@ struct output_context {
   /// Results shared by several outputs of this build (none when null: each
   /// output then computes its own).
   derived_cache* cache = nullptr;
+  /// True once the caller asked to stop (thread-safe); long outputs poll it
+  /// between blocks of rows and throw cancelled_error. Empty: never.
+  std::function<bool()> stop_requested;
   /// Copies the region's window out of a full-field array of `channels`
   /// interleaved values per cell.
   [[nodiscard]] std::vector<float> window(const std::vector<float>& full, int channels = 1) const;

@@ -40,6 +40,9 @@ struct build_result {
   /// The world's [min, max] of the input of each stats-scope stage that the
   /// stats pass measured (a region build), by stage index.
   std::vector<std::pair<std::size_t, std::pair<float, float>>> world_ranges;
+  /// What stages reported (stage_context::report), by stage index, in the
+  /// order reported.
+  std::vector<std::pair<std::size_t, std::vector<std::pair<std::string, double>>>> stage_reports;
   /// The region's heights.
   [[nodiscard]] heightfield heights() const { return field.crop(x0, y0, region.width, region.height); }
 };

@@ -68,6 +68,11 @@ struct stage_context {
   /// worker threads at least every ~100 ms of work (a stage then throws
   /// cancelled_error). Never null.
   std::function<bool()> stop_requested = [] { return false; };
+  /// Records a figure of the run (e.g. hydraulic erosion's sediment budget in
+  /// m^3) under `key`; the manifest lists them under the stage's `computed`
+  /// entry as "report". Keys in the field's terms, units in the name
+  /// (`_m3`, `_m`). Figures must not depend on the thread count. Never null.
+  std::function<void(const std::string& key, double value)> report = [](const std::string&, double) {};
   /// The layers the stage declares in stage_info::reads, by name, as earlier
   /// stages wrote them (null when none did), and no others: the pipeline
   /// fills one entry per declared read. Read them with read_layer().
