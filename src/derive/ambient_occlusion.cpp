@@ -129,7 +129,8 @@ int ambient_occlusion_halo(const ao_params& p, double cell_size) {
   return static_cast<int>(std::ceil(radius_in_cells(p, cell_size)));
 }
 
-std::vector<float> ambient_occlusion(const heightfield& h, const ao_params& p, double height_scale, int nthreads) {
+std::vector<float> ambient_occlusion(const heightfield& h, const ao_params& p, double height_scale, int nthreads,
+                                     const std::function<bool()>& stop) {
   if (p.directions < 1) {
     throw std::invalid_argument("ambient_occlusion: directions " + std::to_string(p.directions) + ", must be >= 1");
   }
@@ -146,33 +147,36 @@ std::vector<float> ambient_occlusion(const heightfield& h, const ao_params& p, d
   const auto n = static_cast<float>(p.directions);
   const bool shaped = p.exponent != 1.0 || p.strength != 1.0;
   const auto uw = static_cast<std::size_t>(w);
-  parallel_rows(ht, nthreads, [&](int y0, int y1) {
-    std::vector<float> best(uw), sum(uw);
-    for (int y = y0; y < y1; ++y) {
-      // Column blocks keep the rows a block's rays read (radius rows up and
-      // down) in cache; every cell still sums its azimuths in the same order.
-      for (int x0 = 0; x0 < w; x0 += k_column_block) {
-        const int x1 = std::min(w, x0 + k_column_block);
-        float* const b = best.data();
-        float* const s = sum.data();
-        std::fill(s + x0, s + x1, 0.0f);
-        for (const auto& ray : rays) {
-          std::fill(b + x0, b + x1, 0.0f);  // horizons never below the horizontal
-          for (const ray_sample& r : ray) horizon_step(h, y, x0, x1, r, p.border, b);
-          for (int x = x0; x < x1; ++x) s[x] += 1.0f / (1.0f + b[x] * b[x]);
+  parallel_rows(
+      ht, nthreads,
+      [&](int y0, int y1) {
+        std::vector<float> best(uw), sum(uw);
+        for (int y = y0; y < y1; ++y) {
+          // Column blocks keep the rows a block's rays read (radius rows up and
+          // down) in cache; every cell still sums its azimuths in the same order.
+          for (int x0 = 0; x0 < w; x0 += k_column_block) {
+            const int x1 = std::min(w, x0 + k_column_block);
+            float* const b = best.data();
+            float* const s = sum.data();
+            std::fill(s + x0, s + x1, 0.0f);
+            for (const auto& ray : rays) {
+              std::fill(b + x0, b + x1, 0.0f);  // horizons never below the horizontal
+              for (const ray_sample& r : ray) horizon_step(h, y, x0, x1, r, p.border, b);
+              for (int x = x0; x < x1; ++x) s[x] += 1.0f / (1.0f + b[x] * b[x]);
+            }
+          }
+          float* o = out.data() + static_cast<std::size_t>(y) * uw;
+          for (std::size_t x = 0; x < uw; ++x) {
+            float v = std::min(sum[x] / n, 1.0f);
+            if (shaped) {
+              v = static_cast<float>(1.0 - p.strength * (1.0 - std::pow(static_cast<double>(v), p.exponent)));
+              v = std::clamp(v, 0.0f, 1.0f);
+            }
+            o[x] = v;
+          }
         }
-      }
-      float* o = out.data() + static_cast<std::size_t>(y) * uw;
-      for (std::size_t x = 0; x < uw; ++x) {
-        float v = std::min(sum[x] / n, 1.0f);
-        if (shaped) {
-          v = static_cast<float>(1.0 - p.strength * (1.0 - std::pow(static_cast<double>(v), p.exponent)));
-          v = std::clamp(v, 0.0f, 1.0f);
-        }
-        o[x] = v;
-      }
-    }
-  });
+      },
+      stop);
   return out;
 }
 

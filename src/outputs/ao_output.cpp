@@ -36,7 +36,8 @@ int ao_halo(const ao_output_options& o, double cell_size) {
 }
 
 encoded_file encode_ao(const ao_output_options& o, const std::string& format, const output_context& ctx) {
-  const std::vector<float> full = ambient_occlusion(ctx.field, o.params(), ctx.height_scale, ctx.nthreads);
+  const std::vector<float> full =
+      ambient_occlusion(ctx.field, o.params(), ctx.height_scale, ctx.nthreads, ctx.stop_requested);
   encoded_file out = encode_scalar(ctx.window(full), ctx.width, ctx.height, format, 0.0, 1.0,
                                    "ambient occlusion (1 = open sky)", ctx.png_text);
   out.extra["units"] = "fraction of the cosine-weighted sky hemisphere left open, 0 to 1";

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "landform/core/error.hpp"
 #include "landform/core/parallel.hpp"
 
 namespace landform {
@@ -130,14 +131,21 @@ void stream_power_model::fill_depressions() {
   route_depression_free_d8(m_z, m_width, m_height, m_cell_size, m_graph, m_nthreads);
 }
 
+void stream_power_model::check_stop() const {
+  if (m_stop && m_stop()) throw cancelled_error();
+}
+
 void stream_power_model::step(double dt) {
   const int w = m_width, ht = m_height;
   const std::size_t n = m_z.size();
   // 1. depressions, 2. routing.
+  check_stop();
   route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads);
   m_previous = m_z;
+  check_stop();
   m_area = m_p.routing == routing_method::mfd ? drainage_area_mfd(m_z, w, ht, m_cell_size)
                                               : drainage_area_d8(m_graph, m_cell_size);
+  check_stop();
   // 3. uplift and the per-node incision factors F = K dt A^m / L^n (independent per node).
   m_factor.resize(n);
   const double m_exp = m_p.m, n_exp = m_p.n;
@@ -155,7 +163,9 @@ void stream_power_model::step(double dt) {
     }
   });
   // 4. and 5. incision (with deposition), 6. diffusion.
+  check_stop();
   solve_incision(dt, m_z);
+  check_stop();
   if (m_p.diffusivity > 0.0) diffuse(dt);
 }
 
@@ -169,8 +179,10 @@ void stream_power_model::solve_incision(double dt, std::vector<double> start) {
   std::vector<double> sediment;
   const int iterations = m_p.deposition > 0.0 ? k_deposition_iterations : 1;
   const double cell_area = m_cell_size * m_cell_size;
+  std::size_t polled = 0;
   for (int it = 0; it < iterations; ++it) {
     for (const std::uint32_t c : stack) {
+      poll_stop(polled);
       const std::uint32_t r = rec[c];
       if (r == c) continue;
       const double zs = start[c] + (sediment.empty() ? 0.0 : sediment[c]);
@@ -289,6 +301,7 @@ void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_param
   }
   stream_power_model model(w, ht, h.placement().cell_size, std::move(z), std::move(uplift), std::move(k), p,
                            ctx.nthreads);
+  model.set_stop(ctx.stop_requested);
   const auto steps = static_cast<long long>(std::max(1.0, std::ceil(p.duration / p.time_step - 1e-9)));
   const double dt = p.duration / static_cast<double>(steps);
   for (long long s = 0; s < steps; ++s) {

@@ -2,6 +2,7 @@
 /// @file
 /// Ambient occlusion of a heightfield from horizon angles (sky-view factor).
 
+#include <functional>
 #include <vector>
 
 #include "landform/core/heightfield.hpp"
@@ -71,7 +72,10 @@ struct ao_params {
 /// @post a constant heightfield gives exactly 1.0 everywhere
 /// Determinism: rows are independent and each cell sums its azimuths in a fixed
 /// order, so the result is bit-identical for every thread count.
-std::vector<float> ambient_occlusion(const heightfield& h, const ao_params& p, double height_scale, int nthreads);
+/// `stop`, when given, is polled before each block of rows (thread-safe); once
+/// it returns true the call throws cancelled_error.
+std::vector<float> ambient_occlusion(const heightfield& h, const ao_params& p, double height_scale, int nthreads,
+                                     const std::function<bool()>& stop = {});
 
 /// Cells of terrain ambient_occlusion() reads around a cell: ceil(radius / cell_size)
 /// (the search radius is capped at 2^20 cells).

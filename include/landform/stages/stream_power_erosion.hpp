@@ -4,6 +4,7 @@
 /// incision and hillslope diffusion (Braun and Willett 2013, Yuan et al. 2019),
 /// in physical units.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -81,7 +82,13 @@ class stream_power_model {
                      std::vector<double> erodibility, const stream_power_erosion_params& p, int nthreads);
 
   /// Advances by dt years (> 0).
+  /// @throws cancelled_error when the stop callback (set_stop) returns true;
+  /// polled between the step's phases and every 65536 nodes of its serial
+  /// loops (a few ms), so the model is then mid-step.
   void step(double dt);
+
+  /// A thread-safe callback polled during step(); empty: never stop.
+  void set_stop(std::function<bool()> stop) { m_stop = std::move(stop); }
 
   /// Fills closed depressions left by the last diffusion step (Priority-Flood+epsilon).
   void fill_depressions();
@@ -102,12 +109,18 @@ class stream_power_model {
 
  private:
   void solve_incision(double dt, std::vector<double> start);
+  void check_stop() const;
+  // check_stop() every 65536 calls, counting in `count`.
+  void poll_stop(std::size_t& count) const {
+    if ((++count & 0xffffU) == 0) check_stop();
+  }
   void diffuse(double dt);
 
   int m_width = 0, m_height = 0;
   double m_cell_size = 1.0;
   stream_power_erosion_params m_p;
   int m_nthreads = 1;
+  std::function<bool()> m_stop;
   std::vector<double> m_z, m_uplift, m_k, m_area, m_factor, m_previous, m_scratch;
   flow_graph m_graph;
 };
