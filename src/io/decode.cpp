@@ -81,14 +81,15 @@ std::string chunk_name(const std::uint8_t* type, std::size_t offset) {
 // Apple's CgBI), at most 2^28 pixels, and enough compressed data for the
 // declared pixels: deflate expands at most 1032:1. What this does not check
 // (CRCs, filters, the deflate stream, chunk order beyond IHDR) stb_image does.
-void check_png_structure(const std::vector<std::uint8_t>& bytes, const std::string& name) {
+// Returns whether an IDAT chunk is empty (see without_empty_idat).
+bool check_png_structure(const std::vector<std::uint8_t>& bytes, const std::string& name) {
   constexpr std::uint8_t k_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   const std::string fault = name + " cannot be decoded: ";
   if (bytes.size() < sizeof k_signature || !std::equal(k_signature, k_signature + 8, bytes.begin()))
     throw heightmap_decode_error(subject::file, fault + "not a PNG file (no PNG signature)");
   const std::uint8_t* data = bytes.data();
   std::size_t at = sizeof k_signature;
-  bool header = false, end = false;
+  bool header = false, end = false, empty_idat = false;
   std::uint64_t scanlines = 0, compressed = 0;
   std::uint32_t width = 0, height = 0;
   while (!end) {
@@ -126,6 +127,7 @@ void check_png_structure(const std::vector<std::uint8_t>& bytes, const std::stri
       scanlines = png_scanline_bytes(width, height, static_cast<std::uint64_t>(bits), data[at + 20] == 1);
     } else if (kind == "IDAT") {
       compressed += length;
+      empty_idat = empty_idat || length == 0;
     } else if (kind == "IEND") {
       end = true;
     }
@@ -139,14 +141,35 @@ void check_png_structure(const std::vector<std::uint8_t>& bytes, const std::stri
                            std::to_string(width) + " x " + std::to_string(height) + " image's " +
                            std::to_string(scanlines) + " bytes of scanlines (deflate expands at most 1032:1)");
   }
+  return empty_idat;
+}
+
+// The PNG without its empty IDAT chunks (`bytes` passed check_png_structure).
+// They are valid and hold nothing, but stb_image copies an empty IDAT that
+// comes before any data into its still null buffer: memcpy(nullptr, p, 0),
+// undefined behaviour. stb_image does not read CRCs; the rest is kept as is.
+std::vector<std::uint8_t> without_empty_idat(const std::vector<std::uint8_t>& bytes) {
+  const auto* data = bytes.data();
+  std::vector<std::uint8_t> out(data, data + 8);
+  out.reserve(bytes.size());
+  for (std::size_t at = 8; at < bytes.size();) {
+    const std::uint32_t length = read_be32(data + at);
+    const std::size_t next = at + 12 + length;
+    if (length != 0 || std::memcmp(data + at + 4, "IDAT", 4) != 0) out.insert(out.end(), data + at, data + next);
+    if (std::memcmp(data + at + 4, "IEND", 4) == 0) break;
+    at = next;
+  }
+  return out;
 }
 
 heightmap_samples decode_png(const std::vector<std::uint8_t>& bytes, const std::string& name) {
   if (bytes.size() > static_cast<std::size_t>(INT32_MAX))
     throw heightmap_decode_error(subject::file, name + " is too large");
-  check_png_structure(bytes, name);
-  const auto* data = bytes.data();
-  const int length = static_cast<int>(bytes.size());
+  std::vector<std::uint8_t> copy;
+  if (check_png_structure(bytes, name)) copy = without_empty_idat(bytes);
+  const std::vector<std::uint8_t>& png = copy.empty() ? bytes : copy;
+  const auto* data = png.data();
+  const int length = static_cast<int>(png.size());
   heightmap_samples out;
   int w = 0, h = 0, channels = 0;
   if (stbi_is_16_bit_from_memory(data, length)) {

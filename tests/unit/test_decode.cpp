@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "landform/io/decode.hpp"
+#include "landform/io/encode.hpp"
 
 namespace {
 
@@ -99,4 +100,26 @@ TEST_CASE("decode: the png encoding takes PNG files only", "[io][decode]") {
   bytes late = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   append_chunk(late, "tEXt", {'a', 0, 'b'});
   CHECK(decode_error(late) == "\"x.png\" cannot be decoded: chunk tEXt at byte 8 comes before IHDR");
+}
+
+TEST_CASE("decode: empty IDAT chunks are valid and change nothing", "[io][decode]") {
+  // fuzz_decode: stb_image copied an empty first IDAT into its null buffer,
+  // memcpy(nullptr, p, 0), which UBSan reports; the decoder drops them.
+  const std::vector<std::uint16_t> pixels = {0, 1000, 65535, 7, 30000, 12345};
+  const bytes plain = encode_png_gray16(3, 2, pixels.data());
+  const heightmap_samples expected = decode_heightmap(plain, png_request(), "plain");
+  REQUIRE(expected.width == 3);
+  REQUIRE(expected.values.size() == 6);
+  CHECK(expected.values[2] == 1.0f);
+  // Empty IDATs before the data (after IHDR, at byte 33) and after it.
+  bytes with_empty(plain.begin(), plain.begin() + 33);
+  append_chunk(with_empty, "IDAT");
+  append_chunk(with_empty, "IDAT");
+  with_empty.insert(with_empty.end(), plain.begin() + 33, plain.end() - 12);
+  append_chunk(with_empty, "IDAT");
+  append_chunk(with_empty, "IEND");
+  const heightmap_samples got = decode_heightmap(with_empty, png_request(), "with_empty");
+  CHECK(got.width == expected.width);
+  CHECK(got.height == expected.height);
+  CHECK(got.values == expected.values);
 }
