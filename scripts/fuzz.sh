@@ -69,7 +69,7 @@ for target in ${FUZZ_TARGETS:-fuzz_preset fuzz_decode}; do
     status=1
     echo "fuzz: $target FAILED (exit $rc); the report (whole log: $log):" >&2
     # From the first sanitizer or libFuzzer report to the final stats.
-    awk '/^stat::/ {exit} /^==[0-9]+==|runtime error:|^ALARM|ERROR: libFuzzer/ {on = 1} on' "$log" | head -n 120 >&2
+    awk '/^stat::/ {exit} /^==[0-9]+==|runtime error:|^ALARM|ERROR: libFuzzer|^terminate called/ {on = 1} on' "$log" | head -n 120 >&2
   fi
   # The final status line (#N DONE cov: ... ft: ... corp: ...), or the last
   # one printed before a failure, then the final stats.
