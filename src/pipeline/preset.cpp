@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -81,40 +80,6 @@ std::vector<preset_issue> scan_set_value(const std::string& value, const std::st
   }
 }
 
-// The offset of the first byte of `text` that is not part of well-formed
-// UTF-8 (RFC 3629: no overlong forms, surrogates or code points above
-// U+10FFFF), or npos.
-std::size_t invalid_utf8_at(std::string_view text) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  for (std::size_t k = 0; k < text.size();) {
-    const unsigned char b = byte(k);
-    std::size_t n = 0;
-    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
-    if (b < 0x80) {
-      n = 0;
-    } else if (b >= 0xC2 && b <= 0xDF) {
-      n = 1;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-      n = 2;
-      if (b == 0xE0) lo = 0xA0;
-      if (b == 0xED) hi = 0x9F;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      n = 3;
-      if (b == 0xF0) lo = 0x90;
-      if (b == 0xF4) hi = 0x8F;
-    } else {
-      return k;
-    }
-    if (text.size() - k <= n) return k;
-    for (std::size_t j = 1; j <= n; ++j) {
-      const unsigned char c = byte(k + j);
-      if (j == 1 ? (c < lo || c > hi) : (c < 0x80 || c > 0xBF)) return k;
-    }
-    k += n + 1;
-  }
-  return std::string_view::npos;
-}
-
 }  // namespace
 
 nlohmann::json parse_preset_text(std::string_view text, const std::string& source) {
@@ -155,16 +120,8 @@ void apply_override(nlohmann::json& preset, const std::string& dotted_path, cons
   // JSON text is UTF-8 and the preset parser refuses anything else; an edit
   // must too, or the preset holds a string no message or manifest can print
   // (nlohmann::json::dump throws type_error 316 on it). Neither is echoed.
-  const auto require_utf8 = [](const char* part, const std::string& text) {
-    const std::size_t at = invalid_utf8_at(text);
-    if (at == std::string_view::npos) return;
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[at])));
-    throw preset_error(
-        "--set", std::string("the ") + part + " is not valid UTF-8 (byte " + std::to_string(at) + " is " + hex + ")");
-  };
-  require_utf8("key", dotted_path);
-  require_utf8("value", value);
+  detail::require_utf8("--set", "key", dotted_path);
+  detail::require_utf8("--set", "value", value);
   const std::string where = "--set " + show_key(dotted_path);
   nlohmann::json parsed;
   const std::vector<preset_issue> duplicates = scan_set_value(value, where);

@@ -17,6 +17,7 @@
 #include "landform/outputs/output_format.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/preset.hpp"
+#include "landform/pipeline/preset_variables.hpp"
 
 namespace {
 
@@ -93,7 +94,7 @@ TEST_CASE("preset: --set cannot nest the preset too deep, by its value or by its
   CHECK(preset == json::object());  // untouched
 }
 
-TEST_CASE("preset: --set refuses a key or value that is not UTF-8, before it reaches the preset", "[pipeline]") {
+TEST_CASE("preset: --set and --var refuse text that is not UTF-8, before it reaches the preset", "[pipeline]") {
   // fuzz_preset: --set 'cell_size.\xEC...=8' put the bytes in the preset and
   // validation's message threw nlohmann's type_error 316 from dump().
   json preset = {{"size", 8}};
@@ -111,6 +112,11 @@ TEST_CASE("preset: --set refuses a key or value that is not UTF-8, before it rea
   CHECK(preset == json{{"size", 8}});                                           // untouched
   apply_override(preset, "name", "h\xC3\xB6he \xE2\x86\x91 \xF0\x9F\x97\xBB");  // well-formed: kept
   CHECK(preset["name"] == "h\xC3\xB6he \xE2\x86\x91 \xF0\x9F\x97\xBB");
+  // --var takes the same check: a used variable spliced the bytes in.
+  const auto by_var = issues_from([] { (void)parse_variable_assignment("x=\xEC"); });
+  REQUIRE(by_var.size() == 1);
+  CHECK(by_var[0].path == "--var x");
+  CHECK(by_var[0].message == "the value is not valid UTF-8 (byte 0 is 0xEC)");
   // A NUL before the byte, as in the fuzzer's key.
   CHECK_THROWS_AS(pipeline::build([] {
                     json p = {{"size", 8}};
