@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <string_view>
 
 namespace landform {
 
@@ -20,20 +21,157 @@ constexpr std::int64_t k_max_image_pixels = std::int64_t{1} << 28;
 
 using subject = heightmap_decode_error::subject;
 
+// Bits per pixel of a PNG colour type at `depth`; 0 for an invalid pair
+// (stb_image then names the fault).
+int png_bits_per_pixel(int colour_type, int depth) {
+  switch (colour_type) {
+    case 0:
+      return depth;  // grey: 1, 2, 4, 8, 16
+    case 3:
+      return depth <= 8 ? depth : 0;  // palette: 1, 2, 4, 8
+    case 2:
+      return depth >= 8 ? 3 * depth : 0;
+    case 4:
+      return depth >= 8 ? 2 * depth : 0;
+    case 6:
+      return depth >= 8 ? 4 * depth : 0;
+    default:
+      return 0;
+  }
+}
+
+// The bytes of a PNG's filtered scanlines (a filter byte per row, rows
+// padded to a byte), per Adam7 pass when interlaced.
+std::uint64_t png_scanline_bytes(std::uint64_t width, std::uint64_t height, std::uint64_t bits, bool interlaced) {
+  const auto rows_of = [bits](std::uint64_t cols, std::uint64_t rows) {
+    return cols == 0 || rows == 0 ? 0 : rows * (1 + (cols * bits + 7) / 8);
+  };
+  if (!interlaced) return rows_of(width, height);
+  struct pass {
+    std::uint64_t x0, y0, dx, dy;
+  };
+  constexpr pass k_adam7[] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4},
+                              {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}};
+  std::uint64_t total = 0;
+  for (const pass& p : k_adam7) {
+    const std::uint64_t cols = width > p.x0 ? (width - p.x0 + p.dx - 1) / p.dx : 0;
+    const std::uint64_t rows = height > p.y0 ? (height - p.y0 + p.dy - 1) / p.dy : 0;
+    total += rows_of(cols, rows);
+  }
+  return total;
+}
+
+std::uint32_t read_be32(const std::uint8_t* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
+}
+
+// The chunk type as text, or its byte offset when it is not four letters.
+std::string chunk_name(const std::uint8_t* type, std::size_t offset) {
+  const bool letters =
+      std::all_of(type, type + 4, [](std::uint8_t b) { return (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z'); });
+  return letters ? "chunk " + std::string(type, type + 4) + " at byte " + std::to_string(offset)
+                 : "the chunk at byte " + std::to_string(offset);
+}
+
+// The PNG's structure, checked before stb_image sees the bytes, so that what
+// it allocates is bounded by what the file holds: stb_image sizes its
+// buffers from the chunk lengths and the header before it reads the data (a
+// 127-byte file with a chunk declaring 1.6 GB made it ask for 2 GiB). The
+// signature, every chunk inside the file up to IEND, IHDR first (after
+// Apple's CgBI), at most 2^28 pixels, and enough compressed data for the
+// declared pixels: deflate expands at most 1032:1. What this does not check
+// (CRCs, filters, the deflate stream, chunk order beyond IHDR) stb_image does.
+// Returns whether an IDAT chunk is empty (see without_empty_idat).
+bool check_png_structure(const std::vector<std::uint8_t>& bytes, const std::string& name) {
+  constexpr std::uint8_t k_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  const std::string fault = name + " cannot be decoded: ";
+  if (bytes.size() < sizeof k_signature || !std::equal(k_signature, k_signature + 8, bytes.begin()))
+    throw heightmap_decode_error(subject::file, fault + "not a PNG file (no PNG signature)");
+  const std::uint8_t* data = bytes.data();
+  std::size_t at = sizeof k_signature;
+  bool header = false, end = false, empty_idat = false;
+  std::uint64_t scanlines = 0, compressed = 0;
+  std::uint32_t width = 0, height = 0;
+  while (!end) {
+    if (bytes.size() - at < 12) {
+      throw heightmap_decode_error(subject::file, fault + "truncated at byte " + std::to_string(at) +
+                                                      " (every chunk takes 12 bytes or more, and IEND ends the file)");
+    }
+    const std::uint32_t length = read_be32(data + at);
+    const std::uint8_t* type = data + at + 4;
+    const std::string chunk = chunk_name(type, at);
+    if (length > bytes.size() - at - 12) {
+      throw heightmap_decode_error(subject::file, fault + chunk + " declares " + std::to_string(length) +
+                                                      " bytes, but the file has " +
+                                                      std::to_string(bytes.size() - at - 12) + " after its header");
+    }
+    const std::string_view kind(reinterpret_cast<const char*>(type), 4);
+    if (!header && kind != "IHDR" && kind != "CgBI")
+      throw heightmap_decode_error(subject::file, fault + chunk + " comes before IHDR");
+    if (kind == "IHDR" && !header) {
+      if (length != 13)
+        throw heightmap_decode_error(subject::file, fault + "IHDR has " + std::to_string(length) + " bytes, not 13");
+      header = true;
+      width = read_be32(data + at + 8);
+      height = read_be32(data + at + 12);
+      // The header's declared size, before any pixel is decoded: 875 KB of
+      // PNG can declare 30000 x 30000 and take gigabytes to decode.
+      if (std::uint64_t{width} * height > static_cast<std::uint64_t>(k_max_image_pixels)) {
+        throw heightmap_decode_error(subject::file, name + " declares " + std::to_string(width) + " x " +
+                                                        std::to_string(height) +
+                                                        " pixels: more than 2^28 (the largest map)");
+      }
+      // An invalid depth, colour type or interlace method counts as 1 bit,
+      // not interlaced: stb_image refuses it.
+      const int bits = std::max(1, png_bits_per_pixel(data[at + 17], data[at + 16]));
+      scanlines = png_scanline_bytes(width, height, static_cast<std::uint64_t>(bits), data[at + 20] == 1);
+    } else if (kind == "IDAT") {
+      compressed += length;
+      empty_idat = empty_idat || length == 0;
+    } else if (kind == "IEND") {
+      end = true;
+    }
+    at += std::size_t{length} + 12;
+  }
+  // Deflate's longest match (258 bytes) takes 2 bits at best.
+  constexpr std::uint64_t k_max_deflate_ratio = 1032;
+  if (compressed > 0 && scanlines > compressed * k_max_deflate_ratio) {
+    throw heightmap_decode_error(
+        subject::file, fault + std::to_string(compressed) + " bytes of image data (IDAT) cannot hold the " +
+                           std::to_string(width) + " x " + std::to_string(height) + " image's " +
+                           std::to_string(scanlines) + " bytes of scanlines (deflate expands at most 1032:1)");
+  }
+  return empty_idat;
+}
+
+// The PNG without its empty IDAT chunks (`bytes` passed check_png_structure).
+// They are valid and hold nothing, but stb_image copies an empty IDAT that
+// comes before any data into its still null buffer: memcpy(nullptr, p, 0),
+// undefined behaviour. stb_image does not read CRCs; the rest is kept as is.
+std::vector<std::uint8_t> without_empty_idat(const std::vector<std::uint8_t>& bytes) {
+  const auto* data = bytes.data();
+  std::vector<std::uint8_t> out(data, data + 8);
+  out.reserve(bytes.size());
+  for (std::size_t at = 8; at < bytes.size();) {
+    const std::uint32_t length = read_be32(data + at);
+    const std::size_t next = at + 12 + length;
+    if (length != 0 || std::memcmp(data + at + 4, "IDAT", 4) != 0) out.insert(out.end(), data + at, data + next);
+    if (std::memcmp(data + at + 4, "IEND", 4) == 0) break;
+    at = next;
+  }
+  return out;
+}
+
 heightmap_samples decode_png(const std::vector<std::uint8_t>& bytes, const std::string& name) {
   if (bytes.size() > static_cast<std::size_t>(INT32_MAX))
     throw heightmap_decode_error(subject::file, name + " is too large");
-  const auto* data = bytes.data();
-  const int length = static_cast<int>(bytes.size());
+  std::vector<std::uint8_t> copy;
+  if (check_png_structure(bytes, name)) copy = without_empty_idat(bytes);
+  const std::vector<std::uint8_t>& png = copy.empty() ? bytes : copy;
+  const auto* data = png.data();
+  const int length = static_cast<int>(png.size());
   heightmap_samples out;
   int w = 0, h = 0, channels = 0;
-  // The header's declared size, before any pixel is decoded: 875 KB of PNG
-  // can declare 30000 x 30000 and take gigabytes to decode.
-  if (stbi_info_from_memory(data, length, &w, &h, &channels) &&
-      static_cast<std::int64_t>(w) * static_cast<std::int64_t>(h) > k_max_image_pixels) {
-    throw heightmap_decode_error(subject::file, name + " declares " + std::to_string(w) + " x " + std::to_string(h) +
-                                                    " pixels: more than 2^28 (the largest map)");
-  }
   if (stbi_is_16_bit_from_memory(data, length)) {
     stbi_us* pixels = stbi_load_16_from_memory(data, length, &w, &h, &channels, 1);
     if (!pixels) throw heightmap_decode_error(subject::file, name + " cannot be decoded: " + stbi_failure_reason());

@@ -1,6 +1,8 @@
 #include "pipeline/json_structure.hpp"
 
+#include <cstdio>
 #include <set>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -117,6 +119,46 @@ std::vector<preset_issue> scan_json_structure(std::string_view text, const std::
     ++k;
   }
   return duplicates;
+}
+
+std::size_t invalid_utf8_at(std::string_view text) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  for (std::size_t k = 0; k < text.size();) {
+    const unsigned char b = byte(k);
+    std::size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+    if (b < 0x80) {
+      n = 0;
+    } else if (b >= 0xC2 && b <= 0xDF) {
+      n = 1;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      n = 2;
+      if (b == 0xE0) lo = 0xA0;
+      if (b == 0xED) hi = 0x9F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      n = 3;
+      if (b == 0xF0) lo = 0x90;
+      if (b == 0xF4) hi = 0x8F;
+    } else {
+      return k;
+    }
+    if (text.size() - k <= n) return k;
+    for (std::size_t j = 1; j <= n; ++j) {
+      const unsigned char c = byte(k + j);
+      if (j == 1 ? (c < lo || c > hi) : (c < 0x80 || c > 0xBF)) return k;
+    }
+    k += n + 1;
+  }
+  return std::string_view::npos;
+}
+
+void require_utf8(const std::string& where, const char* part, std::string_view text) {
+  const std::size_t at = invalid_utf8_at(text);
+  if (at == std::string_view::npos) return;
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[at])));
+  throw preset_error(
+      where, std::string("the ") + part + " is not valid UTF-8 (byte " + std::to_string(at) + " is " + hex + ")");
 }
 
 }  // namespace landform::detail

@@ -29,4 +29,15 @@ std::vector<preset_issue> scan_json_structure(std::string_view text, const std::
 /// characters, a leading byte-order mark is skipped.
 std::string json_location(std::string_view text, const std::string& source, std::size_t offset);
 
+/// The offset of the first byte of `text` that is not part of well-formed
+/// UTF-8 (RFC 3629: no overlong forms, surrogates or code points above
+/// U+10FFFF), or npos.
+std::size_t invalid_utf8_at(std::string_view text);
+
+/// Throws preset_error at `where` (e.g. "--set") when `text`, the `part` of a
+/// command-line edit ("key", "value"), is not UTF-8: JSON text is UTF-8, the
+/// preset parser refuses anything else, and a string that is not cannot be
+/// printed by nlohmann::json::dump (type_error 316). The text is not echoed.
+void require_utf8(const std::string& where, const char* part, std::string_view text);
+
 }  // namespace landform::detail

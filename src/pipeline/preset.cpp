@@ -4,6 +4,7 @@
 #include <cctype>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "landform/core/error.hpp"
 #include "landform/params/schema.hpp"
@@ -116,6 +117,11 @@ nlohmann::json load_preset_file(const std::filesystem::path& path) {
 }
 
 void apply_override(nlohmann::json& preset, const std::string& dotted_path, const std::string& value) {
+  // JSON text is UTF-8 and the preset parser refuses anything else; an edit
+  // must too, or the preset holds a string no message or manifest can print
+  // (nlohmann::json::dump throws type_error 316 on it). Neither is echoed.
+  detail::require_utf8("--set", "key", dotted_path);
+  detail::require_utf8("--set", "value", value);
   const std::string where = "--set " + show_key(dotted_path);
   nlohmann::json parsed;
   const std::vector<preset_issue> duplicates = scan_set_value(value, where);

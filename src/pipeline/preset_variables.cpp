@@ -7,6 +7,7 @@
 #include "landform/core/error.hpp"
 #include "landform/params/schema.hpp"
 #include "landform/pipeline/preset.hpp"
+#include "pipeline/json_structure.hpp"
 
 namespace landform {
 
@@ -128,6 +129,7 @@ std::pair<std::string, json> parse_variable_assignment(const std::string& assign
                                     "\" is not a variable name (letters, digits and _, not starting with a digit)");
   }
   const std::string text = assignment.substr(eq + 1);
+  detail::require_utf8("--var " + name, "value", text);
   try {
     return {std::move(name), json::parse(text)};
   } catch (const json::parse_error&) {

@@ -17,6 +17,7 @@
 #include "landform/outputs/output_format.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/preset.hpp"
+#include "landform/pipeline/preset_variables.hpp"
 
 namespace {
 
@@ -91,6 +92,38 @@ TEST_CASE("preset: --set cannot nest the preset too deep, by its value or by its
   CHECK(by_key[0].path.size() < 80);  // the 120 KB key is shortened
   CHECK(by_key[0].message.find("more than 64 arrays or objects deep") != std::string::npos);
   CHECK(preset == json::object());  // untouched
+}
+
+TEST_CASE("preset: --set and --var refuse text that is not UTF-8, before it reaches the preset", "[pipeline]") {
+  // fuzz_preset: --set 'cell_size.\xEC...=8' put the bytes in the preset and
+  // validation's message threw nlohmann's type_error 316 from dump().
+  json preset = {{"size", 8}};
+  const auto by_key = issues_from([&] { apply_override(preset, "cell_size.\xEC\xEC", "8"); });
+  REQUIRE(by_key.size() == 1);
+  CHECK(by_key[0].path == "--set");
+  CHECK(by_key[0].message == "the key is not valid UTF-8 (byte 10 is 0xEC)");
+  const auto by_value = issues_from([&] { apply_override(preset, "name", "ab\xC3("); });
+  REQUIRE(by_value.size() == 1);
+  CHECK(by_value[0].message == "the value is not valid UTF-8 (byte 2 is 0xC3)");
+  // Overlong forms, surrogates and code points above U+10FFFF are not UTF-8.
+  for (const char* bad : {"\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xE2\x82"}) {
+    CHECK(issues_from([&] { apply_override(preset, "name", bad); }).size() == 1);
+  }
+  CHECK(preset == json{{"size", 8}});                                           // untouched
+  apply_override(preset, "name", "h\xC3\xB6he \xE2\x86\x91 \xF0\x9F\x97\xBB");  // well-formed: kept
+  CHECK(preset["name"] == "h\xC3\xB6he \xE2\x86\x91 \xF0\x9F\x97\xBB");
+  // --var takes the same check: a used variable spliced the bytes in.
+  const auto by_var = issues_from([] { (void)parse_variable_assignment("x=\xEC"); });
+  REQUIRE(by_var.size() == 1);
+  CHECK(by_var[0].path == "--var x");
+  CHECK(by_var[0].message == "the value is not valid UTF-8 (byte 0 is 0xEC)");
+  // A NUL before the byte, as in the fuzzer's key.
+  CHECK_THROWS_AS(pipeline::build([] {
+                    json p = {{"size", 8}};
+                    apply_override(p, std::string("cell_size.\0\xEC", 12), "8");
+                    return p;
+                  }()),
+                  preset_error);
 }
 
 TEST_CASE("preset: duplicate keys and trailing content are errors", "[pipeline]") {

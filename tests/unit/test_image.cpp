@@ -132,7 +132,7 @@ TEST_CASE("image: missing, empty, mis-sized and corrupt files are reported", "[s
   // stage runs.
   const std::string bad = s.write("bad.png", {1, 2, 3, 4, 5});
   require_rejected({{"type", "image"}, {"path", bad}},
-                   "stages[0] (image).path: \"" + bad + "\" cannot be decoded: unknown image type");
+                   "stages[0] (image).path: \"" + bad + "\" cannot be decoded: not a PNG file (no PNG signature)");
 }
 
 TEST_CASE("image: the stage is a function of the decoded samples", "[stages][image]") {

@@ -1,0 +1,125 @@
+// Unit tests for the heightmap decoders (io/decode) on hostile PNGs: each
+// input here made stb_image misbehave under fuzz_decode (tests/fuzz; the
+// reproducers are in tests/fuzz/corpus/decode). The PNG's structure is
+// checked before stb_image sees it, so these are errors from a bounded
+// amount of memory, and valid files decode as before.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "landform/io/decode.hpp"
+#include "landform/io/encode.hpp"
+
+namespace {
+
+using namespace landform;
+using bytes = std::vector<std::uint8_t>;
+
+void append_be32(bytes& out, std::uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
+}
+
+// A chunk with `length` in its header and `data` after it (stb_image does not
+// read CRCs; 0 stands in).
+void append_chunk(bytes& out, const std::string& type, const bytes& data, std::uint32_t length) {
+  append_be32(out, length);
+  out.insert(out.end(), type.begin(), type.end());
+  out.insert(out.end(), data.begin(), data.end());
+  append_be32(out, 0);
+}
+void append_chunk(bytes& out, const std::string& type, const bytes& data = {}) {
+  append_chunk(out, type, data, static_cast<std::uint32_t>(data.size()));
+}
+
+// The signature and an IHDR for `width` x `height` 8-bit grey.
+bytes png_head(std::uint32_t width, std::uint32_t height) {
+  bytes out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  bytes ihdr;
+  append_be32(ihdr, width);
+  append_be32(ihdr, height);
+  ihdr.insert(ihdr.end(), {8, 0, 0, 0, 0});
+  append_chunk(out, "IHDR", ihdr);
+  return out;
+}
+
+heightmap_request png_request() {
+  heightmap_request r;
+  r.encoding = heightmap_encoding::png;
+  return r;
+}
+
+std::string decode_error(const bytes& file) {
+  try {
+    (void)decode_heightmap(file, png_request(), "\"x.png\"");
+  } catch (const heightmap_decode_error& e) {
+    CHECK(e.about() == heightmap_decode_error::subject::file);
+    return e.what();
+  }
+  FAIL("no heightmap_decode_error was thrown");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("decode: a PNG chunk longer than the file is refused before stb_image allocates for it", "[io][decode]") {
+  // fuzz_decode: 127 bytes whose second IDAT declared 1.9 GB made stb_image
+  // ask for 2 GiB before it found the data missing.
+  bytes file = png_head(9, 10);
+  append_chunk(file, "IDAT", {0x78, 0xda, 1, 2}, 1932329058);
+  CHECK(decode_error(file) ==
+        "\"x.png\" cannot be decoded: chunk IDAT at byte 33 declares 1932329058 bytes, but the file has 4 after its "
+        "header");
+  // A chunk header cut short, and no IEND.
+  bytes cut = png_head(9, 10);
+  cut.resize(cut.size() + 5, 0);
+  CHECK(decode_error(cut) ==
+        "\"x.png\" cannot be decoded: truncated at byte 33 (every chunk takes 12 bytes or more, and IEND ends the "
+        "file)");
+}
+
+TEST_CASE("decode: a PNG whose image data cannot hold its pixels is refused from its chunk sizes", "[io][decode]") {
+  // 100 bytes of deflate yield at most 103,200 bytes; 16384 x 16384 8-bit grey
+  // needs 268,451,840 (a filter byte per row), which stb_image allocated up front.
+  bytes file = png_head(16384, 16384);
+  append_chunk(file, "IDAT", bytes(100, 0));
+  append_chunk(file, "IEND");
+  CHECK(decode_error(file) ==
+        "\"x.png\" cannot be decoded: 100 bytes of image data (IDAT) cannot hold the 16384 x 16384 image's "
+        "268451840 bytes of scanlines (deflate expands at most 1032:1)");
+}
+
+TEST_CASE("decode: the png encoding takes PNG files only", "[io][decode]") {
+  // stb_image would decode a GIF, PSD, BMP, TGA, HDR, PIC, PNM or JPEG as well;
+  // none of those decoders is what `png` promises, nor fuzzed.
+  const bytes gif = {'G', 'I', 'F', '8', '9', 'a', 1, 0, 1, 0, 0, 0, 0, ';'};
+  CHECK(decode_error(gif) == "\"x.png\" cannot be decoded: not a PNG file (no PNG signature)");
+  CHECK(decode_error({}) == "\"x.png\" cannot be decoded: not a PNG file (no PNG signature)");
+  bytes late = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  append_chunk(late, "tEXt", {'a', 0, 'b'});
+  CHECK(decode_error(late) == "\"x.png\" cannot be decoded: chunk tEXt at byte 8 comes before IHDR");
+}
+
+TEST_CASE("decode: empty IDAT chunks are valid and change nothing", "[io][decode]") {
+  // fuzz_decode: stb_image copied an empty first IDAT into its null buffer,
+  // memcpy(nullptr, p, 0), which UBSan reports; the decoder drops them.
+  const std::vector<std::uint16_t> pixels = {0, 1000, 65535, 7, 30000, 12345};
+  const bytes plain = encode_png_gray16(3, 2, pixels.data());
+  const heightmap_samples expected = decode_heightmap(plain, png_request(), "plain");
+  REQUIRE(expected.width == 3);
+  REQUIRE(expected.values.size() == 6);
+  CHECK(expected.values[2] == 1.0f);
+  // Empty IDATs before the data (after IHDR, at byte 33) and after it.
+  bytes with_empty(plain.begin(), plain.begin() + 33);
+  append_chunk(with_empty, "IDAT");
+  append_chunk(with_empty, "IDAT");
+  with_empty.insert(with_empty.end(), plain.begin() + 33, plain.end() - 12);
+  append_chunk(with_empty, "IDAT");
+  append_chunk(with_empty, "IEND");
+  const heightmap_samples got = decode_heightmap(with_empty, png_request(), "with_empty");
+  CHECK(got.width == expected.width);
+  CHECK(got.height == expected.height);
+  CHECK(got.values == expected.values);
+}
