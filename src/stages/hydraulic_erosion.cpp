@@ -202,7 +202,6 @@ inline void store4(float* p, float4 v) {
 // Eight floats: one AVX operation where available, two SSE ones otherwise.
 // (Only ever a local variable: passing it to functions would depend on AVX.)
 using float8 = float __attribute__((vector_size(32)));
-using int8x = std::int32_t __attribute__((vector_size(32)));  // a float8 comparison's lane masks
 
 // Parameters as floats for the hot loop.
 struct droplet_constants {
@@ -389,6 +388,57 @@ struct tile_queue {
   }
 };
 
+// apply_brush inside the map: whole padded rows of `width` cells (a multiple
+// of 4; k_width > 0 fixes it at compile time so the loops unroll), 8 cells
+// per operation and a 4-cell tail, the same min/max as apply_brush's loop.
+template <bool k_maps, int k_width>
+[[gnu::always_inline]] inline float brush_interior(const field_view& f, const float* stencil, int side,
+                                                   int runtime_width, float* first, float amount, float floor) {
+  const int width = k_width > 0 ? k_width : runtime_width;
+  const std::ptrdiff_t stride = f.width;
+  const float8 a8 = {amount, amount, amount, amount, amount, amount, amount, amount};
+  const float8 f8 = {floor, floor, floor, floor, floor, floor, floor, floor};
+  const float8 zero8 = {};
+  const float4 a4 = {amount, amount, amount, amount}, f4 = {floor, floor, floor, floor}, zero4 = {};
+  float8 taken8 = zero8;
+  float4 taken4 = zero4;
+  for (int row = 0; row < side; ++row) {
+    float* dst = first + row * stride;
+    const float* wt = stencil + row * width;
+    int k = 0;
+    for (; k + 8 <= width; k += 8) {
+      float8 weights, cells;
+      std::memcpy(&weights, wt + k, sizeof weights);
+      std::memcpy(&cells, dst + k, sizeof cells);
+      const float8 want = a8 * weights, excess = cells - f8;
+      const float8 room = excess > zero8 ? excess : zero8;
+      const float8 take = room < want ? room : want;
+      cells -= take;
+      taken8 += take;
+      std::memcpy(dst + k, &cells, sizeof cells);
+      if constexpr (k_maps) {
+        float* out = f.erosion + (dst - f.height) + k;
+        std::memcpy(&cells, out, sizeof cells);
+        cells += take;
+        std::memcpy(out, &cells, sizeof cells);
+      }
+    }
+    if (k < width) {
+      const float4 want = a4 * load4(wt + k), excess = load4(dst + k) - f4;
+      const float4 room = excess > zero4 ? excess : zero4;
+      const float4 take = room < want ? room : want;
+      store4(dst + k, load4(dst + k) - take);
+      taken4 += take;
+      if constexpr (k_maps) store4(f.erosion + (dst - f.height) + k, load4(f.erosion + (dst - f.height) + k) + take);
+    }
+  }
+  // A fixed pairwise sum, so the result does not depend on the vector width
+  // the CPU runs it with.
+  const float4 halves =
+      float4{taken8[0], taken8[1], taken8[2], taken8[3]} + float4{taken8[4], taken8[5], taken8[6], taken8[7]} + taken4;
+  return (halves[0] + halves[2]) + (halves[1] + halves[3]);
+}
+
 // Takes up to `amount` (>= 0) from the cells of the erosion disc around a
 // droplet in cell (node_x, node_y) at offset (u, v) in that cell, and returns
 // the amount actually taken. No cell is cut below `floor`, the height the
@@ -409,42 +459,18 @@ template <bool k_maps>
   const float* stencil = brush.stencil(px, py);
   const int x0 = node_x + brush.origin, y0 = node_y + brush.origin;
   if (x0 >= 0 && x0 + brush.width <= w && y0 >= 0 && y0 + brush.side <= ht) {
-    if (brush.width == 8) {  // radius 3 (the default) and 4: one 8-wide operation per row
-      const float8 a8 = {amount, amount, amount, amount, amount, amount, amount, amount};
-      const float8 f8 = {floor, floor, floor, floor, floor, floor, floor, floor};
-      const float8 zero8 = {};
-      float8 taken = zero8;
-      int8x limited = {};  // lanes where some cell had less room than its share
-      for (int row = 0; row < brush.side; ++row) {
-        float* dst = f.height + (y0 + row) * stride + x0;
-        float8 wt, cells;
-        std::memcpy(&wt, stencil + row * 8, sizeof wt);
-        std::memcpy(&cells, dst, sizeof cells);
-        const float8 want = a8 * wt;
-        const float8 excess = cells - f8;
-        const float8 room = excess > zero8 ? excess : zero8;
-        const int8x short_of_room = room < want;
-        const float8 take = short_of_room ? room : want;
-        limited |= short_of_room;
-        cells -= take;
-        taken += take;
-        std::memcpy(dst, &cells, sizeof cells);
-        if constexpr (k_maps) {
-          float* out = f.erosion + (dst - f.height);
-          std::memcpy(&cells, out, sizeof cells);
-          cells += take;
-          std::memcpy(out, &cells, sizeof cells);
-        }
-      }
-      // The disc's weights sum to 1: unlimited, the droplet takes up
-      // `amount` (the cells' float rounding is far below the accounting's
-      // tolerance).
-      bool any_limited = false;
-      for (int k = 0; k < 8; ++k) any_limited = any_limited || limited[k] != 0;
-      if (!any_limited) return amount;
-      float sum = 0.0f;
-      for (int k = 0; k < 8; ++k) sum += taken[k];
-      return sum;
+    float* first = f.height + y0 * stride + x0;
+    switch (brush.width) {
+      case 4:
+        return brush_interior<k_maps, 4>(f, stencil, brush.side, 4, first, amount, floor);
+      case 8:
+        return brush_interior<k_maps, 8>(f, stencil, brush.side, 8, first, amount, floor);  // radius 3, 4
+      case 12:
+        return brush_interior<k_maps, 12>(f, stencil, brush.side, 12, first, amount, floor);
+      case 16:
+        return brush_interior<k_maps, 16>(f, stencil, brush.side, 16, first, amount, floor);
+      default:
+        return brush_interior<k_maps, 0>(f, stencil, brush.side, brush.width, first, amount, floor);
     }
   }
   float applied = 0.0f;
@@ -494,7 +520,18 @@ template <bool k_maps>
   const std::ptrdiff_t stride = f.width;
   const std::ptrdiff_t cells[4] = {n, n + 1, n + stride, n + stride + 1};
   float sorted[4] = {f.height[cells[0]], f.height[cells[1]], f.height[cells[2]], f.height[cells[3]]};
-  std::sort(sorted, sorted + 4);
+  // A sorting network: five branch-free compare-exchanges (std::sort's
+  // branches mispredict on every call).
+  const auto order = [&sorted](int a, int b) {
+    const float lo = std::min(sorted[a], sorted[b]), hi = std::max(sorted[a], sorted[b]);
+    sorted[a] = lo;
+    sorted[b] = hi;
+  };
+  order(0, 1);
+  order(2, 3);
+  order(0, 2);
+  order(1, 3);
+  order(1, 2);
   // The level: the first k corners rise to `level`, with k the most corners
   // the amount can bring up to the next corner's height.
   float level = sorted[0];
@@ -554,6 +591,7 @@ inline float deposit_disc(const field_view& f, const erosion_brush& brush, int n
   const int x0 = node_x + brush.origin, y0 = node_y + brush.origin;
   const int row0 = std::max(0, -y0), row1 = std::min(brush.side, ht - y0);
   const int col0 = std::max(0, -x0), col1 = std::min(brush.side, w - x0);
+  const bool inside = x0 >= 1 && x0 + brush.side < w && y0 >= 1 && y0 + brush.side < ht;  // and every neighbour
   float ceiling = -std::numeric_limits<float>::infinity();
   for (int row = row0; row < row1; ++row)
     for (int col = col0; col < col1; ++col)
@@ -566,8 +604,17 @@ inline float deposit_disc(const field_view& f, const erosion_brush& brush, int n
       float& cell = f.height[cy * stride + cx];
       float a = std::min(amount * stencil[row * brush.width + col], std::max(0.0f, ceiling - cell));
       // Most cells have a higher neighbour along a row or column: only the
-      // others need the full eight.
-      if (a > 0.0f && !axis_neighbour_at_least(f, cx, cy, cell + a)) {
+      // others need the full eight. Away from the map's edge, without the
+      // bounds checks.
+      if (a > 0.0f && inside) {
+        const float* c = &cell;
+        const float axis = std::max(std::max(c[-1], c[1]), std::max(c[-stride], c[stride]));
+        if (axis < cell + a) {
+          const float diagonal =
+              std::max(std::max(c[-stride - 1], c[-stride + 1]), std::max(c[stride - 1], c[stride + 1]));
+          a = std::min(a, std::max(0.0f, std::max(axis, diagonal) - cell));
+        }
+      } else if (a > 0.0f && !axis_neighbour_at_least(f, cx, cy, cell + a)) {
         a = std::min(a, std::max(0.0f, highest_neighbour(f, cx, cy) - cell));
       }
       cell += a;
