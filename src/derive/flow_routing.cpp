@@ -51,7 +51,7 @@ std::size_t priority_flood_fill(std::vector<double>& z, int width, int height) {
 }
 
 void compute_receivers_d8(const std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
-                          int nthreads) {
+                          int nthreads, const std::uint8_t* outlets) {
   check_grid(z.size(), width, height, "compute_receivers_d8");
   check_cell_size(cell_size, "compute_receivers_d8");
   graph.width = width;
@@ -68,7 +68,7 @@ void compute_receivers_d8(const std::vector<double>& z, int width, int height, d
         const std::size_t c = row + static_cast<std::size_t>(x);
         std::uint32_t best_node = static_cast<std::uint32_t>(c);
         double best_distance = 0.0;
-        if (x > 0 && y > 0 && x < width - 1 && y < height - 1) {
+        if (x > 0 && y > 0 && x < width - 1 && y < height - 1 && !(outlets && outlets[c])) {
           const double zc = z[c];
           double best = 0.0;  // drop per cell length; only strictly downhill wins
           int best_k = -1;
@@ -173,8 +173,8 @@ std::vector<double> basin_levels(const std::vector<double>& z, int width, int he
 }  // namespace
 
 std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
-                                     int nthreads) {
-  compute_receivers_d8(z, width, height, cell_size, graph, nthreads);
+                                     int nthreads, const std::uint8_t* outlets) {
+  compute_receivers_d8(z, width, height, cell_size, graph, nthreads, outlets);
   compute_stack(graph);
   const std::size_t n = z.size();
   for (std::size_t k = 0; k < n; ++k) {
@@ -195,7 +195,7 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
       if (r == c) {
         const auto x = static_cast<int>(c % static_cast<std::uint32_t>(width));
         const auto y = static_cast<int>(c / static_cast<std::uint32_t>(width));
-        basin[c] = (x > 0 && y > 0 && x < width - 1 && y < height - 1) ? ++basins : 0;
+        basin[c] = (x > 0 && y > 0 && x < width - 1 && y < height - 1 && !(outlets && outlets[c])) ? ++basins : 0;
       } else {
         basin[c] = basin[r];
       }
@@ -210,7 +210,7 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
       for (std::size_t c = 0; c < n; ++c) region[c] = basin[c] != 0 ? 1 : 0;
     }
     raised += detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out, region.data());
-    compute_receivers_d8(z, width, height, cell_size, graph, nthreads);
+    compute_receivers_d8(z, width, height, cell_size, graph, nthreads, outlets);
     compute_stack(graph);
   }
 }
@@ -227,7 +227,7 @@ std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size) 
 }
 
 std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, int height, double cell_size,
-                                      double exponent) {
+                                      double exponent, const std::uint8_t* outlets) {
   check_grid(z.size(), width, height, "drainage_area_mfd");
   check_cell_size(cell_size, "drainage_area_mfd");
   if (!(exponent > 0.0)) {
@@ -235,10 +235,10 @@ std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, i
   }
   const std::size_t n = z.size();
   const auto off = neighbour_offsets(width);
-  const auto inner = [width, height](std::size_t c) {
+  const auto inner = [width, height, outlets](std::size_t c) {
     const auto x = static_cast<int>(c % static_cast<std::size_t>(width));
     const auto y = static_cast<int>(c / static_cast<std::size_t>(width));
-    return x > 0 && y > 0 && x < width - 1 && y < height - 1;
+    return x > 0 && y > 0 && x < width - 1 && y < height - 1 && !(outlets && outlets[c]);
   };
   // Donor counts: every interior node gives to each strictly lower neighbour.
   std::vector<std::uint8_t> pending(n, 0);

@@ -77,32 +77,7 @@ struct water_state {
 
 // 1. The sea: below sea level and connected to the border (8-neighbours).
 void water_state::find_sea() {
-  // 1. The sea: below sea level and connected to the border (8-neighbours).
-  w.ocean.assign(n, 0);
-  {
-    std::vector<std::uint32_t> queue;
-    const auto seed = [&](std::size_t c) {
-      if (!w.ocean[c] && static_cast<double>(z[c]) < p.sea_level) {
-        w.ocean[c] = 1;
-        queue.push_back(static_cast<std::uint32_t>(c));
-      }
-    };
-    for (int x = 0; x < width; ++x) {
-      seed(index(x, 0));
-      seed(index(x, height - 1));
-    }
-    for (int y = 1; y < height - 1; ++y) {
-      seed(index(0, y));
-      seed(index(width - 1, y));
-    }
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      const std::size_t c = queue[head];
-      for (std::size_t k = 0; k < 8; ++k) {
-        std::size_t m = 0;
-        if (neighbour(c, k, m)) seed(m);
-      }
-    }
-  }
+  w.ocean = find_ocean(z, width, height, p.sea_level);
 }
 
 // 2. Lakes: depressions filled to their spill height.
@@ -307,6 +282,44 @@ void water_state::trace_network() {
 }
 
 }  // namespace
+
+std::vector<std::uint8_t> find_ocean(const float* z, int width, int height, double sea_level) {
+  const std::size_t n = static_cast<std::size_t>(std::max(width, 0)) * static_cast<std::size_t>(std::max(height, 0));
+  std::vector<std::uint8_t> ocean(n, 0);
+  if (n == 0) return ocean;
+  const auto index = [width](int x, int y) {
+    return static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
+  };
+  std::vector<std::uint32_t> queue;
+  const auto seed = [&](std::size_t c) {
+    if (!ocean[c] && static_cast<double>(z[c]) < sea_level) {
+      ocean[c] = 1;
+      queue.push_back(static_cast<std::uint32_t>(c));
+    }
+  };
+  for (int x = 0; x < width; ++x) {
+    seed(index(x, 0));
+    seed(index(x, height - 1));
+  }
+  for (int y = 1; y < height - 1; ++y) {
+    seed(index(0, y));
+    seed(index(width - 1, y));
+  }
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const std::size_t c = queue[head];
+    const int cx = static_cast<int>(c % static_cast<std::size_t>(width));
+    const int cy = static_cast<int>(c / static_cast<std::size_t>(width));
+    for (std::size_t k = 0; k < 8; ++k) {
+      const int x = cx + k_flow_dx[k], y = cy + k_flow_dy[k];
+      if (x >= 0 && y >= 0 && x < width && y < height) seed(index(x, y));
+    }
+  }
+  return ocean;
+}
+
+std::vector<std::uint8_t> find_ocean(const heightfield& h, double sea_level) {
+  return find_ocean(h.data(), h.width(), h.height(), sea_level);
+}
 
 water_maps compute_water(const heightfield& h, double height_scale, const water_params& p, int nthreads) {
   water_maps w;

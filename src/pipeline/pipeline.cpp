@@ -242,6 +242,17 @@ void mark_wanted_layers(std::vector<pipeline_stage>& stages, const std::vector<o
   }
 }
 
+// A stage whose configuration needs the preset's sea_level (e.g.
+// base_level "sea") when the preset gives none: an issue at that parameter.
+void check_sea_level_use(const stage_info& info, const json& canonical, const std::string& path, const top_level& top,
+                         checker& c) {
+  if (top.sea_level || !info.sea_level_param || !canonical.value("enabled", true)) return;
+  if (const std::string key = info.sea_level_param(canonical); !key.empty()) {
+    c.add(path + "." + key,
+          show_value(canonical[key]) + " needs the preset's top-level sea_level (height units), which is not given");
+  }
+}
+
 }  // namespace
 
 std::uint64_t derive_stage_seed(std::int64_t preset_seed, const std::string& key) {
@@ -296,6 +307,7 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
       } else {
         s.seed = derive_stage_seed(top.seed, s.key);
       }
+      check_sea_level_use(*info, canonical, s.path, top, c);
       s.scope = info->scope_of(canonical);
       s.halo = s.scope == stage_scope::world ? -1 : std::max(0, info->halo_of(canonical));
       // A slope band reads Horn's gradient: one more cell.

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "landform/core/error.hpp"
 #include "landform/core/parallel.hpp"
+#include "landform/derive/water.hpp"
 
 namespace landform {
 
@@ -61,7 +63,13 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
           .number("deposition", &P::deposition)
           .range(between(0, 10))
           .doc("sediment deposition coefficient G (Yuan et al. 2019): ~1 fills valley floors, forms fans")
-          .effect("higher = flatter, sediment-filled valley floors");
+          .effect("higher = flatter, sediment-filled valley floors")
+          .choice("base_level", &P::base_level,
+                  {{"edges", erosion_base_level::edges}, {"sea", erosion_base_level::sea}})
+          .doc(
+              "what rivers erode down to: the map's border (edges), or also the sea below the preset's sea_level "
+              "(sea; held fixed, needs sea_level)")
+          .effect("sea = rivers end at the coast and the sea floor stays as it was");
   return s;
 }
 
@@ -127,8 +135,13 @@ stream_power_model::stream_power_model(int width, int height, double cell_size, 
   if (!(cell_size > 0.0)) throw std::invalid_argument("stream_power_model: cell_size must be > 0");
 }
 
+void stream_power_model::set_base_nodes(std::vector<std::uint8_t> base) {
+  if (!base.empty()) check_field(base.size(), m_width, m_height, "base nodes");
+  m_base = std::move(base);
+}
+
 void stream_power_model::fill_depressions() {
-  route_depression_free_d8(m_z, m_width, m_height, m_cell_size, m_graph, m_nthreads);
+  route_depression_free_d8(m_z, m_width, m_height, m_cell_size, m_graph, m_nthreads, base_nodes());
 }
 
 void stream_power_model::check_stop() const {
@@ -140,10 +153,11 @@ void stream_power_model::step(double dt) {
   const std::size_t n = m_z.size();
   // 1. depressions, 2. routing.
   check_stop();
-  route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads);
+  const std::uint8_t* base = base_nodes();
+  route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads, base);
   m_previous = m_z;
   check_stop();
-  m_area = m_p.routing == routing_method::mfd ? drainage_area_mfd(m_z, w, ht, m_cell_size)
+  m_area = m_p.routing == routing_method::mfd ? drainage_area_mfd(m_z, w, ht, m_cell_size, 1.1, base)
                                               : drainage_area_d8(m_graph, m_cell_size);
   check_stop();
   // 3. uplift and the per-node incision factors F = K dt A^m / L^n (independent per node).
@@ -153,7 +167,7 @@ void stream_power_model::step(double dt) {
     for (int y = y0; y < y1; ++y) {
       for (int x = 0; x < w; ++x) {
         const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
-        const bool interior = x > 0 && y > 0 && x < w - 1 && y < ht - 1;
+        const bool interior = x > 0 && y > 0 && x < w - 1 && y < ht - 1 && !(base && base[c]);
         if (interior) m_z[c] += m_uplift[c] * dt;
         const double l = m_graph.receiver_distance[c];
         m_factor[c] = (interior && l > 0.0)
@@ -166,7 +180,12 @@ void stream_power_model::step(double dt) {
   check_stop();
   solve_incision(dt, m_z);
   check_stop();
-  if (m_p.diffusivity > 0.0) diffuse(dt);
+  if (m_p.diffusivity > 0.0) {
+    if (base)
+      diffuse_with_base(dt);
+    else
+      diffuse(dt);
+  }
 }
 
 // `start` (h* = h + U dt) is taken by value: the caller passes m_z, which the
@@ -276,6 +295,78 @@ void stream_power_model::diffuse(double dt) {
   });
 }
 
+// diffuse() with the base nodes fixed as well as the border: each row and
+// column is a tridiagonal system whose fixed nodes have the equation u = u
+// (c' = 0, d' = u), so the coefficients vary per node. The expressions are
+// diffuse()'s, so without base nodes the bits are the same.
+void stream_power_model::diffuse_with_base(double dt) {
+  const int w = m_width, ht = m_height;
+  if (w < 3 || ht < 3) return;
+  const double a = m_p.diffusivity * dt / (m_cell_size * m_cell_size);
+  const double b = 1.0 + 2.0 * a;
+  const std::uint8_t* base = m_base.data();
+  const auto wz = static_cast<std::size_t>(w);
+  parallel_rows(ht - 2, m_nthreads, [&](int r0, int r1) {
+    std::vector<double> dp(wz), cp(wz);
+    for (int y = r0 + 1; y < r1 + 1; ++y) {
+      double* u = m_z.data() + static_cast<std::size_t>(y) * wz;
+      const std::uint8_t* fixed = base + static_cast<std::size_t>(y) * wz;
+      dp[0] = u[0];
+      cp[0] = 0.0;
+      for (int i = 1; i < w - 1; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        if (fixed[k]) {
+          dp[k] = u[i];
+          cp[k] = 0.0;
+          continue;
+        }
+        const double denom = b + a * cp[k - 1];
+        const double inv = 1.0 / denom;
+        cp[k] = -a / denom;
+        dp[k] = (u[i] + a * dp[k - 1]) * inv;
+      }
+      for (int i = w - 2; i >= 1; --i) {
+        const auto k = static_cast<std::size_t>(i);
+        if (!fixed[k]) u[i] = dp[k] - cp[k] * u[i + 1];
+      }
+    }
+  });
+  m_scratch.resize(m_z.size());
+  m_scratch_cp.resize(m_z.size());
+  const int blocks = (w - 2 + k_column_block - 1) / k_column_block;
+  parallel_rows(blocks, m_nthreads, [&](int b0, int b1) {
+    for (int blk = b0; blk < b1; ++blk) {
+      const int x0 = 1 + blk * k_column_block, x1 = std::min(w - 1, x0 + k_column_block);
+      for (int x = x0; x < x1; ++x) {
+        m_scratch[static_cast<std::size_t>(x)] = m_z[static_cast<std::size_t>(x)];
+        m_scratch_cp[static_cast<std::size_t>(x)] = 0.0;
+      }
+      for (int y = 1; y < ht - 1; ++y) {
+        const std::size_t row = static_cast<std::size_t>(y) * wz;
+        for (int x = x0; x < x1; ++x) {
+          const std::size_t c = row + static_cast<std::size_t>(x);
+          if (base[c]) {
+            m_scratch[c] = m_z[c];
+            m_scratch_cp[c] = 0.0;
+            continue;
+          }
+          const double denom = b + a * m_scratch_cp[c - wz];
+          const double inv = 1.0 / denom;
+          m_scratch_cp[c] = -a / denom;
+          m_scratch[c] = (m_z[c] + a * m_scratch[c - wz]) * inv;
+        }
+      }
+      for (int y = ht - 2; y >= 1; --y) {
+        const std::size_t row = static_cast<std::size_t>(y) * wz;
+        for (int x = x0; x < x1; ++x) {
+          const std::size_t c = row + static_cast<std::size_t>(x);
+          if (!base[c]) m_z[c] = m_scratch[c] - m_scratch_cp[c] * m_z[c + wz];
+        }
+      }
+    }
+  });
+}
+
 void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_params& p, const stage_context& ctx,
                                 stream_power_maps* maps) {
   const int w = h.width(), ht = h.height();
@@ -293,15 +384,28 @@ void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_param
   const std::vector<float>* uplift_factor = layer(p.uplift_layer, "uplift_layer");
   const std::vector<float>* k_factor = layer(p.erodibility_layer, "erodibility_layer");
   const double scale = ctx.height_scale;
+  // Base level "sea": the sea of the input, held fixed at sea level.
+  std::vector<std::uint8_t> sea;
+  double sea_level = 0.0;
+  if (p.base_level == erosion_base_level::sea) {
+    if (!ctx.sea_level) {
+      throw std::invalid_argument(
+          "stream_power_erosion.base_level: \"sea\" needs the preset's top-level sea_level, which is not given");
+    }
+    sea_level = *ctx.sea_level;
+    sea = find_ocean(h, sea_level);
+  }
   std::vector<double> z(n), uplift(n), k(n);
   for (std::size_t c = 0; c < n; ++c) {
-    z[c] = static_cast<double>(h.data()[c]) * scale;
+    z[c] = (sea.empty() || !sea[c]) ? static_cast<double>(h.data()[c]) * scale : sea_level * scale;
     uplift[c] = p.uplift * 1e-3 * (uplift_factor ? static_cast<double>((*uplift_factor)[c]) : 1.0);
     k[c] = p.erodibility * (k_factor ? static_cast<double>((*k_factor)[c]) : 1.0);
   }
   stream_power_model model(w, ht, h.placement().cell_size, std::move(z), std::move(uplift), std::move(k), p,
                            ctx.nthreads);
   model.set_stop(ctx.stop_requested);
+  const bool any_sea = std::find(sea.begin(), sea.end(), std::uint8_t{1}) != sea.end();
+  if (any_sea) model.set_base_nodes(sea);
   const auto steps = static_cast<long long>(std::max(1.0, std::ceil(p.duration / p.time_step - 1e-9)));
   const double dt = p.duration / static_cast<double>(steps);
   for (long long s = 0; s < steps; ++s) {
@@ -315,6 +419,7 @@ void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_param
     for (int y = 1; y < ht - 1; ++y) {
       for (int x = 1; x < w - 1; ++x) {
         const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
+        if (any_sea && sea[c]) continue;
         const double u = model.uplift()[c];
         maps->uplift[c] = static_cast<float>(u * 1e3);
         maps->erosion_rate[c] =
@@ -324,7 +429,18 @@ void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_param
   }
   model.fill_depressions();
   const double inv_scale = 1.0 / scale;
-  for (std::size_t c = 0; c < n; ++c) h.data()[c] = static_cast<float>(model.elevation()[c] * inv_scale);
+  if (!any_sea) {
+    for (std::size_t c = 0; c < n; ++c) h.data()[c] = static_cast<float>(model.elevation()[c] * inv_scale);
+    return;
+  }
+  // Land ends at or above sea level in metres; the smallest float at or above
+  // sea_level keeps it there in height units after rounding, so the sea of
+  // the result is the sea of the input. Sea cells keep their input heights.
+  auto coast = static_cast<float>(sea_level);
+  if (static_cast<double>(coast) < sea_level) coast = std::nextafter(coast, std::numeric_limits<float>::infinity());
+  for (std::size_t c = 0; c < n; ++c) {
+    if (!sea[c]) h.data()[c] = std::max(static_cast<float>(model.elevation()[c] * inv_scale), coast);
+  }
 }
 
 namespace {
@@ -352,7 +468,10 @@ stage_info stream_power_erosion_stage_info() {
       "direction), solves the incision implicitly in the stack order of Braun and Willett (2013) (n = 1 "
       "directly, otherwise by Newton iterations), optionally deposits sediment after Yuan et al. (2019, G), and "
       "diffuses hillslopes implicitly (row and column tridiagonal solves). The map's border is the base level "
-      "and stays fixed. The result drains everywhere to the border. Writes the layers drainage_area (m^2), "
+      "and stays fixed; with base_level \"sea\" so is the sea (cells below the preset's sea_level connected to "
+      "the border, as for the water outputs): it stands at sea level for the rivers and hillslopes, is neither "
+      "uplifted, eroded nor diffused and keeps its heights, and rivers end at the coast. The result drains "
+      "everywhere to the border (or the sea). Writes the layers drainage_area (m^2), "
       "erosion_rate (mm/yr) and uplift (mm/yr) of the last step. Bit-identical for every thread count. Needs "
       "the whole world: a region build computes the world and crops it.",
       +[](heightfield& h, const stream_power_erosion_params& p, const stage_context& ctx) -> layer_set {
@@ -370,7 +489,10 @@ stage_info stream_power_erosion_stage_info() {
     const double steps = std::max(1.0, std::ceil(p.duration / p.time_step - 1e-9));
     return cells * steps * (p.n == 1.0 ? 150.0 : 400.0);
   });
-  info.halo_rule = "whole world (every cell drains to the map edge)";
+  info.halo_rule = "whole world (every cell drains to the map edge or the sea)";
+  info.sea_level_param = [](const json& params) -> std::string {
+    return params.value("base_level", "edges") == "sea" ? "base_level" : "";
+  };
   return info;
 }
 

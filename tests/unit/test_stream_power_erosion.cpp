@@ -20,6 +20,7 @@
 #include "landform/core/rng.hpp"
 #include "landform/derive/flow.hpp"
 #include "landform/derive/flow_routing.hpp"
+#include "landform/derive/water.hpp"
 #include "landform/stages/opensimplex.hpp"
 #include "landform/stages/stream_power_erosion.hpp"
 
@@ -95,6 +96,21 @@ heightfield fbm_field(int w, int h, double cell_size, std::uint64_t seed) {
   stage_context ctx = make_ctx(f);
   ctx.seed = seed;
   apply_opensimplex(f, np, ctx);
+  return f;
+}
+
+// An island (a dome from -1.4 at the corners to 1 in the middle, plus fBm
+// of +-0.15) or a ramp (from -0.3 at x = 0 to 1 at the right edge, plus the
+// same fBm), in height units.
+heightfield coast_field(bool island, int w, int h, double cell_size) {
+  heightfield f = fbm_field(w, h, cell_size, 21);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const double u = (x + 0.5) / w * 2.0 - 1.0, v = (y + 0.5) / h * 2.0 - 1.0;
+      const double shape = island ? 1.0 - 1.2 * (u * u + v * v) : -0.3 + 1.3 * (x / (w - 1.0));
+      f.at(x, y) = static_cast<float>(shape + 0.15 * f.at(x, y));
+    }
+  }
   return f;
 }
 
@@ -370,4 +386,151 @@ TEST_CASE("stream_power_erosion: network statistics at steady state (Hack, Horto
   CHECK(hack <= 0.65);
   CHECK(rb >= 3.0);
   CHECK(rb <= 5.0);
+}
+
+TEST_CASE("stream_power_erosion: base_level sea holds the sea and ends rivers at the coast", "[stages][stream_power]") {
+  constexpr double k_scale = 500.0, k_sea = 0.2;
+  for (const bool island : {true, false}) {
+    INFO((island ? "island" : "ramp"));
+    heightfield f = coast_field(island, 64, 56, 100.0);
+    const heightfield before = f;
+    const std::vector<std::uint8_t> sea = find_ocean(before, k_sea);
+    const auto sea_cells = static_cast<std::size_t>(std::count(sea.begin(), sea.end(), std::uint8_t{1}));
+    REQUIRE(sea_cells > f.size() / 8);
+    REQUIRE(sea_cells < f.size() * 3 / 4);
+    stream_power_erosion_params p;
+    p.erodibility = 5e-5;
+    p.diffusivity = 0.2;
+    p.routing = routing_method::mfd;
+    p.duration = 2e6;
+    p.time_step = 5e4;
+    p.base_level = erosion_base_level::sea;
+    stage_context ctx = make_ctx(f);
+    ctx.height_scale = k_scale;
+    ctx.sea_level = k_sea;
+    stream_power_maps maps;
+    apply_stream_power_erosion(f, p, ctx, &maps);
+    finite_range(f);
+    // 1. No sea cell changed height, and the sea after the stage is the sea before it.
+    std::size_t land_changed = 0;
+    for (std::size_t c = 0; c < f.size(); ++c) {
+      if (sea[c]) {
+        REQUIRE(f.values()[c] == before.values()[c]);
+        REQUIRE(maps.uplift[c] == 0.0f);
+      } else {
+        REQUIRE(static_cast<double>(f.values()[c]) >= k_sea);  // no land cut below sea level
+        land_changed += f.values()[c] != before.values()[c];
+      }
+    }
+    REQUIRE(land_changed > (f.size() - sea_cells) / 2);
+    REQUIRE(find_ocean(f, k_sea) == sea);
+    // 2. Every land cell drains to the sea or the edge: with the sea at sea
+    // level, a Priority-Flood from the border raises no land cell.
+    heightfield surface = f;
+    for (std::size_t c = 0; c < f.size(); ++c) {
+      if (sea[c]) surface.values()[c] = static_cast<float>(k_sea);
+    }
+    const std::vector<double> filled = priority_flood_epsilon(surface);
+    std::size_t deep = 0;
+    for (std::size_t c = 0; c < f.size(); ++c) {
+      deep += (filled[c] - static_cast<double>(surface.values()[c])) * k_scale > 1e-6;
+    }
+    REQUIRE(deep == 0);
+    // 3. The river mouth: the land cell beside the sea that drains the most
+    // area is not cut below sea level, and the sea receives the land's area.
+    const auto cell = [&f](int x, int y) {
+      return static_cast<std::size_t>(y) * static_cast<std::size_t>(f.width()) + static_cast<std::size_t>(x);
+    };
+    std::size_t mouth = 0;
+    float mouth_area = 0.0f;
+    double into_sea = 0.0;
+    for (int y = 1; y < f.height() - 1; ++y) {
+      for (int x = 1; x < f.width() - 1; ++x) {
+        const std::size_t c = cell(x, y);
+        if (sea[c]) continue;
+        bool coast = false;
+        for (std::size_t k = 0; k < 8; ++k) coast = coast || sea[cell(x + k_flow_dx[k], y + k_flow_dy[k])];
+        if (coast && maps.drainage_area[c] > mouth_area) {
+          mouth_area = maps.drainage_area[c];
+          mouth = c;
+        }
+      }
+    }
+    for (std::size_t c = 0; c < f.size(); ++c) {
+      if (sea[c]) into_sea += maps.drainage_area[c] - 100.0 * 100.0;
+    }
+    const double land_area = static_cast<double>(f.size() - sea_cells) * 1e4;
+    std::printf(
+        "stream_power base_level sea (%s): %zu sea cells, mouth drains %.2f km^2 at %.3f m above sea, "
+        "%.1f %% of the land drains straight into the sea\n",
+        island ? "island" : "ramp", sea_cells, mouth_area * 1e-6,
+        (static_cast<double>(f.values()[mouth]) - k_sea) * k_scale, 100.0 * into_sea / land_area);
+    REQUIRE(mouth_area > 20.0f * 1e4f);
+    REQUIRE(static_cast<double>(f.values()[mouth]) >= k_sea);
+    if (island) REQUIRE(into_sea == Approx(land_area).epsilon(1e-5));  // every cell drains to the sea
+    // With base level "edges" the sea floor is uplifted and cut like land.
+    heightfield edges = before;
+    p.base_level = erosion_base_level::edges;
+    apply_stream_power_erosion(edges, p, ctx);
+    std::size_t sea_changed = 0;
+    for (std::size_t c = 0; c < f.size(); ++c) sea_changed += sea[c] && edges.values()[c] != before.values()[c];
+    REQUIRE(sea_changed > sea_cells / 2);
+  }
+}
+
+TEST_CASE("stream_power_erosion: base_level sea without a sea cell is bit-identical to edges",
+          "[stages][stream_power]") {
+  const heightfield start = coast_field(true, 48, 40, 100.0);
+  stream_power_erosion_params p;
+  p.diffusivity = 0.2;
+  p.deposition = 0.5;
+  p.duration = 3e5;
+  stage_context ctx = make_ctx(start);
+  ctx.height_scale = 500.0;
+  ctx.sea_level = -10.0;  // below every cell: no sea
+  heightfield edges = start, sea = start;
+  apply_stream_power_erosion(edges, p, ctx);
+  p.base_level = erosion_base_level::sea;
+  apply_stream_power_erosion(sea, p, ctx);
+  REQUIRE(bit_equal(edges, sea));
+  // Without the preset's sea_level, base_level "sea" is a preset error...
+  require_rejected({{"type", "stream_power_erosion"}, {"base_level", "sea"}},
+                   "stages[0] (stream_power_erosion).base_level: \"sea\" needs the preset's top-level sea_level "
+                   "(height units), which is not given");
+  // ... and an error of the function.
+  ctx.sea_level.reset();
+  REQUIRE_THROWS_WITH(apply_stream_power_erosion(sea, p, ctx),
+                      Catch::Contains("needs the preset's top-level sea_level"));
+}
+
+TEST_CASE("stream_power_erosion: base_level sea, identical bits for 1, 2 and 8 threads and in a region",
+          "[stages][stream_power]") {
+  for (const char* routing : {"d8", "mfd"}) {
+    INFO(routing);
+    json preset = preset_of(json::array({{{"type", "opensimplex"}, {"feature_size", 24}, {"octaves", 4}},
+                                         {{"type", "stream_power_erosion"},
+                                          {"routing", routing},
+                                          {"base_level", "sea"},
+                                          {"diffusivity", 0.05},
+                                          {"deposition", 0.5},
+                                          {"duration", 1e5}}}),
+                            json::array({96, 72}));
+    preset["sea_level"] = 0.45;
+    preset["height_scale"] = 200.0;
+    const heightfield one = run_preset(preset, 1);
+    for (int threads : {2, 8}) {
+      INFO("threads " << threads);
+      REQUIRE(bit_equal(one, run_preset(preset, threads)));
+    }
+  }
+  // World scope: a region build computes the world (and its sea) and crops it.
+  const json stages = json::array({{{"type", "opensimplex"}, {"feature_size", 24}, {"octaves", 4}},
+                                   {{"type", "stream_power_erosion"}, {"base_level", "sea"}, {"duration", 1e5}}});
+  json world = preset_of(stages, 128);
+  world["sea_level"] = 0.45;
+  json region = world;
+  region["size"] = 48;
+  region["world"] = 128;
+  region["origin"] = {40, 64};
+  REQUIRE(bit_equal(run_preset(region, 2), run_preset(world, 2).crop(40, 64, 48, 48)));
 }

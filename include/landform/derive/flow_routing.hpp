@@ -9,7 +9,11 @@
 /// (row-major, row 0 = top, node (x, y) at index y * width + x) with square
 /// cells of `cell_size` metres. The grid's border nodes are the **outlets**
 /// (open boundary, base level): their receiver is themselves and water that
-/// reaches them leaves the map. Nothing here depends on the thread count.
+/// reaches them leaves the map. The routing functions take an optional
+/// `outlets` mask (width x height flags, row-major; nonzero = outlet) that
+/// adds interior outlets, e.g. the sea of find_ocean(): such a node receives
+/// flow and passes none on, like fastscapelib's fixed-value boundary nodes;
+/// null = the border only. Nothing here depends on the thread count.
 
 #include <cstdint>
 #include <vector>
@@ -70,9 +74,11 @@ std::size_t priority_flood_fill(std::vector<double>& z, int width, int height);
 /// @param cell_size metres, > 0
 /// @param nthreads  0 = all cores, 1 = serial; rows are independent, so the
 ///                  result is identical for every thread count
+/// @param outlets   null, or width x height flags: nodes that are their own
+///                  receivers besides the border (see the file comment)
 /// @throws std::invalid_argument for a size mismatch or cell_size <= 0
 void compute_receivers_d8(const std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
-                          int nthreads = 1);
+                          int nthreads = 1, const std::uint8_t* outlets = nullptr);
 
 /// The stack order of Braun and Willett (2013, "A very efficient O(n),
 /// implicit and parallel method to solve the stream power equation governing
@@ -101,11 +107,14 @@ void compute_stack(flow_graph& graph);
 ///          are raised in place (every interior node then has a strictly
 ///          lower neighbour)
 /// @param graph receives receivers, distances and stack of the filled `z`
+/// @param outlets null, or width x height flags of interior outlets (the
+///          sea): they are never raised, and a lake spills to them as to the
+///          border
 /// @return the number of nodes raised
 /// @throws std::invalid_argument as compute_receivers_d8() and priority_flood_fill()
 /// Determinism: the result depends only on `z`, not on `nthreads`.
 std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
-                                     int nthreads = 1);
+                                     int nthreads = 1, const std::uint8_t* outlets = nullptr);
 
 /// D8 drainage area in m^2: each node's cell area plus the areas of all its
 /// donors, accumulated in reverse stack order.
@@ -117,7 +126,8 @@ std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size);
 /// Computers & Geosciences 17(3)): an interior node passes its area to every
 /// lower neighbour k in proportion to S_k^p (S_k = drop / distance, p =
 /// `exponent`, Freeman's 1.1; Quinn et al. 1991 is p = 1 with contour-length
-/// weights). Border nodes are outlets and pass nothing on. The heights must be
+/// weights). Border nodes (and the nodes flagged in `outlets`, when not null)
+/// are outlets and pass nothing on. The heights must be
 /// depression-free (priority_flood_fill()) so that every interior node has a
 /// lower neighbour; the order is Kahn's topological sort over the graph of
 /// lower neighbours, sources in index order. Serial.
@@ -127,6 +137,6 @@ std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size);
 /// @throws std::invalid_argument for a size mismatch, cell_size <= 0 or
 ///         exponent <= 0; std::logic_error for an interior pit
 std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, int height, double cell_size,
-                                      double exponent = 1.1);
+                                      double exponent = 1.1, const std::uint8_t* outlets = nullptr);
 
 }  // namespace landform

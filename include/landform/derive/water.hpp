@@ -85,6 +85,20 @@ struct water_maps {
   std::vector<river_segment> network;
 };
 
+/// The sea of a heightfield: the cells below `sea_level` (height units,
+/// strictly below) that are 8-connected to the world's border through such
+/// cells. An inland depression below sea level is not sea (a lake or a dry
+/// basin). The one definition of the sea: compute_water() and
+/// `stream_power_erosion` (`base_level: "sea"`) both use it.
+///
+/// @param z width x height heights in height units, row-major
+/// @return width x height flags, row-major: 1 = sea, 0 = land
+/// Serial, O(width x height); the result depends only on the heights.
+std::vector<std::uint8_t> find_ocean(const float* z, int width, int height, double sea_level);
+
+/// find_ocean() of a heightfield's values.
+std::vector<std::uint8_t> find_ocean(const heightfield& h, double sea_level);
+
 /// Computes the water of `h` (heights in height units; metres = height *
 /// height_scale; cell size from h.placement()).
 ///

@@ -157,6 +157,11 @@ struct stage_info {
   std::string halo_rule;
   /// Rules that involve several parameters; appends issues (path = the key).
   std::function<void(const json& params, std::vector<preset_issue>& issues)> check_rules;
+  /// The parameter of a configured stage whose value needs the preset's
+  /// top-level `sea_level` (e.g. stream_power_erosion's `base_level: "sea"`),
+  /// or "" when it needs none; null = never. The pipeline reports a preset
+  /// without `sea_level` at that parameter.
+  std::function<std::string(const json& params)> sea_level_param;
   /// The canonical form of a checked params object: every parameter present.
   std::function<json(const json& params)> canonical;
   /// Files the stage reads (loaded and decoded by the pipeline).

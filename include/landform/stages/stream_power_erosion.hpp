@@ -4,6 +4,7 @@
 /// incision and hillslope diffusion (Braun and Willett 2013, Yuan et al. 2019),
 /// in physical units.
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -12,6 +13,12 @@
 #include "landform/stages/stage.hpp"
 
 namespace landform {
+
+/// What the rivers of `stream_power_erosion` erode down to.
+enum class erosion_base_level {
+  edges,  ///< the map's border cells only (open boundary, fixed at their input heights)
+  sea,    ///< the border and the sea (find_ocean() at the preset's sea_level): rivers end at the coast
+};
 
 /// Parameters of the `stream_power_erosion` filter. Heights are metres
 /// (height units x `height_scale`), distances metres (`cell_size`), time years.
@@ -27,6 +34,8 @@ struct stream_power_erosion_params {
   double duration = 1e6;          ///< years, > 0; steps = ceil(duration / time_step)
   routing_method routing = routing_method::d8;  ///< how drainage area is accumulated
   double deposition = 0.0;  ///< G, dimensionless, 0 to 10 (Yuan et al. 2019); 0 = detachment-limited
+  /// edges, or sea (needs the preset's sea_level): see apply_stream_power_erosion()
+  erosion_base_level base_level = erosion_base_level::edges;
 
   static const param_schema<stream_power_erosion_params>& schema();
   /// Rules across parameters: time_step <= duration, at most 10^7 steps.
@@ -37,8 +46,8 @@ struct stream_power_erosion_params {
 /// last time step.
 struct stream_power_maps {
   std::vector<float> drainage_area;  ///< m^2 (>= cell_size^2)
-  std::vector<float> erosion_rate;   ///< mm/yr: uplift minus the rate of height change (0 on the border)
-  std::vector<float> uplift;         ///< mm/yr: the uplift rate applied (0 on the border)
+  std::vector<float> erosion_rate;   ///< mm/yr: uplift minus the rate of height change (0 on the border and the sea)
+  std::vector<float> uplift;         ///< mm/yr: the uplift rate applied (0 on the border and the sea)
 };
 
 /// The evolving landscape of one run, in metres and years, advanced step by
@@ -70,8 +79,10 @@ struct stream_power_maps {
 /// 6. diffusion: dh/dt = D laplacian(h), implicit, split into a row pass and a
 ///    column pass (each an exact tridiagonal solve, unconditionally stable);
 ///    rows (then blocks of columns) in parallel, each solved in one fixed order.
-/// The border cells are the base level: fixed at their input heights
-/// throughout.
+/// The border cells, and the base nodes of set_base_nodes() (the sea), are
+/// the base level: fixed at their input heights throughout (neither uplifted,
+/// eroded nor diffused; they receive flow and pass none on, as fastscapelib's
+/// fixed-value nodes).
 class stream_power_model {
  public:
   /// @param heights      width x height metres, row-major (finite)
@@ -86,6 +97,13 @@ class stream_power_model {
   /// polled between the step's phases and every 65536 nodes of its serial
   /// loops (a few ms), so the model is then mid-step.
   void step(double dt);
+
+  /// Marks nodes besides the border as base level (width x height flags,
+  /// row-major, nonzero = base; e.g. the sea of find_ocean(), whose heights
+  /// the caller sets to sea level): from the next step on they are outlets of
+  /// the routing and keep their heights. Empty = the border only.
+  /// @throws std::invalid_argument when the size is not width x height (or 0)
+  void set_base_nodes(std::vector<std::uint8_t> base);
 
   /// A thread-safe callback polled during step(); empty: never stop.
   void set_stop(std::function<bool()> stop) { m_stop = std::move(stop); }
@@ -115,13 +133,16 @@ class stream_power_model {
     if ((++count & 0xffffU) == 0) check_stop();
   }
   void diffuse(double dt);
+  void diffuse_with_base(double dt);
+  [[nodiscard]] const std::uint8_t* base_nodes() const { return m_base.empty() ? nullptr : m_base.data(); }
 
   int m_width = 0, m_height = 0;
   double m_cell_size = 1.0;
   stream_power_erosion_params m_p;
   int m_nthreads = 1;
   std::function<bool()> m_stop;
-  std::vector<double> m_z, m_uplift, m_k, m_area, m_factor, m_previous, m_scratch;
+  std::vector<double> m_z, m_uplift, m_k, m_area, m_factor, m_previous, m_scratch, m_scratch_cp;
+  std::vector<std::uint8_t> m_base;
   flow_graph m_graph;
 };
 
@@ -153,12 +174,29 @@ class stream_power_model {
 ///   hillslopes and divergent ground (smoother, more natural hillslopes).
 /// - `deposition` G: 0 is detachment-limited incision; around 1 valleys fill
 ///   with sediment and flat floors and fans form where rivers leave mountains.
+/// - `base_level`: `edges` erodes down to the map's border (the sea floor of
+///   an island is uplifted and incised like land); `sea` makes the sea the
+///   base level, so rivers end at the coast.
 ///
-/// @pre finite heights; ctx.height_scale > 0; the heightfield's cell size > 0.
-/// @post heights finite; border cells unchanged; no closed depression (every
-/// cell drains to the border along non-increasing heights).
+/// Base level `sea`: the sea is find_ocean() of the input at ctx.sea_level
+/// (cells below it, 8-connected to the border), computed once. Sea cells are
+/// base nodes held fixed: in the model they stand at sea level (so rivers
+/// and hillslope creep grade to the coast, not to the sea floor), receive
+/// flow, and are neither uplifted, eroded nor diffused; the output keeps
+/// their input heights bit for bit. Land border cells stay base level too.
+/// Every land cell ends at or above sea level (a float at or above
+/// ctx.sea_level; inland basins below sea level fill to their spill point,
+/// as lakes do in this model), so the sea after the stage is the sea before
+/// it. Without any sea cell the result is bit-identical to `edges`.
+///
+/// @pre finite heights; ctx.height_scale > 0; the heightfield's cell size > 0;
+/// ctx.sea_level given when p.base_level is `sea`.
+/// @post heights finite; border cells unchanged (and sea cells, for `sea`);
+/// no closed depression (every cell drains to the border, or the sea, along
+/// non-increasing heights).
 /// @throws std::invalid_argument when `uplift_layer` or `erodibility_layer`
-///         names a layer that no earlier stage wrote (or there are no layers).
+///         names a layer that no earlier stage wrote (or there are no layers),
+///         or when base_level is `sea` and ctx.sea_level is not given.
 ///
 /// Determinism and threading: rows run in parallel only where cells are
 /// independent (receivers, per-cell factors, the diffusion row and column
