@@ -10,8 +10,6 @@ pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
 # exr / exr16 (OpenEXR 3, Debian 12: 3.1.5) and tiff32 / tiff16 (libtiff 4).
 find_package(OpenEXR 3 CONFIG REQUIRED)
 find_package(TIFF 4 REQUIRED)
-# mesh / glb: meshoptimizer's simplifier (Debian 12: 0.18, which ships a CMake config).
-find_package(meshoptimizer 0.18 CONFIG REQUIRED)
 if(LANDFORM_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)
 endif()

@@ -15,7 +15,6 @@ packages=(
   libcli11-dev nlohmann-json3-dev libstb-dev libpng-dev zlib1g-dev libssl-dev
   libopenexr-dev libtiff-dev  # exr, exr16, tiff32 and tiff16 outputs
   libhwy-dev  # Highway: SIMD with runtime dispatch (noise kernels)
-  libmeshoptimizer-dev  # mesh output: glb simplified to an error bound
 )
 test_packages=(
   catch2 libbenchmark-dev

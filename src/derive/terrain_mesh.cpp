@@ -23,8 +23,8 @@ void check_grid(const heightfield& field, const mesh_grid& g) {
     throw std::length_error("mesh: " + std::to_string(vertices) + " vertices do not fit glTF's uint32 indices");
 }
 
-// Two triangles per grid square, counter-clockwise seen from +Y with z south:
-// (c, r) (c, r + 1) (c + 1, r) and (c + 1, r) (c, r + 1) (c + 1, r + 1).
+}  // namespace
+
 std::vector<std::uint32_t> grid_triangles(int columns, int rows) {
   std::vector<std::uint32_t> out;
   out.reserve(static_cast<std::size_t>(columns - 1) * static_cast<std::size_t>(rows - 1) * 6);
@@ -38,8 +38,6 @@ std::vector<std::uint32_t> grid_triangles(int columns, int rows) {
   }
   return out;
 }
-
-}  // namespace
 
 terrain_mesh grid_mesh(const heightfield& field, const mesh_grid& g, double height_scale, int nthreads) {
   check_grid(field, g);
@@ -98,18 +96,19 @@ std::int64_t edge(grid_point a, grid_point b, grid_point p) {
   return (b.c - a.c) * (p.r - a.r) - (b.r - a.r) * (p.c - a.c);
 }
 
-// Checks one triangle at the grid points of its bounding box; marks those it
-// covers and returns its largest vertical error there.
-double triangle_error(const grid_point (&v)[3], const double (&h)[3], const std::vector<double>& y, int columns,
-                      std::vector<std::uint8_t>& covered) {
+// Calls fn(k, z) at each grid point k (row-major over `columns`) the
+// triangle covers, edges included, z its height interpolated linearly from
+// `h` at the vertices; returns false for a triangle degenerate in plan
+// (which covers nothing of its own).
+template <class Fn>
+bool scan_triangle(const grid_point (&v)[3], const double (&h)[3], int columns, Fn&& fn) {
   const std::int64_t area = edge(v[0], v[1], v[2]);
-  if (area == 0) return 0.0;  // degenerate in plan: covers nothing of its own
+  if (area == 0) return false;
   // Counter-clockwise seen from +Y is negative here (z south); positive is a
   // triangle folded over, measured all the same at the points it covers.
   const std::int64_t sign = area > 0 ? -1 : 1;
   const std::int64_t c0 = std::min({v[0].c, v[1].c, v[2].c}), c1 = std::max({v[0].c, v[1].c, v[2].c});
   const std::int64_t r0 = std::min({v[0].r, v[1].r, v[2].r}), r1 = std::max({v[0].r, v[1].r, v[2].r});
-  double worst = 0.0;
   for (std::int64_t r = r0; r <= r1; ++r) {
     for (std::int64_t c = c0; c <= c1; ++c) {
       const grid_point p{c, r};
@@ -118,16 +117,33 @@ double triangle_error(const grid_point (&v)[3], const double (&h)[3], const std:
       const double z =
           (static_cast<double>(w0) * h[0] + static_cast<double>(w1) * h[1] + static_cast<double>(w2) * h[2]) /
           static_cast<double>(area);
-      const std::size_t k =
-          static_cast<std::size_t>(r) * static_cast<std::size_t>(columns) + static_cast<std::size_t>(c);
-      covered[k] = 1;
-      worst = std::max(worst, std::abs(z - y[k]));
+      fn(static_cast<std::size_t>(r) * static_cast<std::size_t>(columns) + static_cast<std::size_t>(c), z);
     }
   }
-  return worst;
+  return true;
+}
+
+// The triangle of grid vertices `ids` as grid points and heights.
+void triangle_at(const std::uint32_t* ids, const std::vector<double>& y, int columns, grid_point (&v)[3],
+                 double (&h)[3]) {
+  for (int k = 0; k < 3; ++k) {
+    const std::uint32_t id = ids[k];
+    v[k] = {static_cast<std::int64_t>(id % static_cast<std::uint32_t>(columns)),
+            static_cast<std::int64_t>(id / static_cast<std::uint32_t>(columns))};
+    h[k] = y[id];
+  }
 }
 
 }  // namespace
+
+double triangle_vertical_error(const std::uint32_t (&ids)[3], const std::vector<double>& y, int columns) {
+  grid_point v[3];
+  double h[3];
+  triangle_at(ids, y, columns, v, h);
+  double worst = 0.0;
+  scan_triangle(v, h, columns, [&](std::size_t k, double z) { worst = std::max(worst, std::abs(z - y[k])); });
+  return worst;
+}
 
 double max_vertical_error(const std::vector<std::uint32_t>& indices, const std::vector<double>& y, int columns,
                           int rows) {
@@ -136,13 +152,11 @@ double max_vertical_error(const std::vector<std::uint32_t>& indices, const std::
   for (std::size_t t = 0; t + 2 < indices.size(); t += 3) {
     grid_point v[3];
     double h[3];
-    for (int k = 0; k < 3; ++k) {
-      const std::uint32_t id = indices[t + static_cast<std::size_t>(k)];
-      v[k] = {static_cast<std::int64_t>(id % static_cast<std::uint32_t>(columns)),
-              static_cast<std::int64_t>(id / static_cast<std::uint32_t>(columns))};
-      h[k] = y[id];
-    }
-    worst = std::max(worst, triangle_error(v, h, y, columns, covered));
+    triangle_at(indices.data() + t, y, columns, v, h);
+    scan_triangle(v, h, columns, [&](std::size_t k, double z) {
+      covered[k] = 1;
+      worst = std::max(worst, std::abs(z - y[k]));
+    });
   }
   if (std::find(covered.begin(), covered.end(), std::uint8_t{0}) != covered.end())
     return std::numeric_limits<double>::infinity();

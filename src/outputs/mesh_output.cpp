@@ -15,6 +15,7 @@ namespace {
 struct mesh_options {
   double max_error = 0.0;  ///< metres, 0 = the full grid
   double skirt = 0.0;      ///< metres below the border, 0 = none
+  int max_triangles = 0;   ///< triangles of the surface (skirt excluded), 0 = no cap
 
   static const param_schema<mesh_options>& schema() {
     using P = mesh_options;
@@ -29,7 +30,12 @@ struct mesh_options {
             .unit("m")
             .range(between(0, 1e6))
             .doc("a vertical strip this deep below the border, hiding cracks between tiles; 0 = none")
-            .effect("deeper = hides larger level-of-detail cracks");
+            .effect("deeper = hides larger level-of-detail cracks")
+            .integer("max_triangles", &P::max_triangles)
+            .unit("triangles")
+            .range(between(0, 2147483647))
+            .doc("cap on the surface's triangles (skirt excluded), winning over max_error; 0 = no cap")
+            .effect("lower = a lighter mesh; where it bites, the error passes max_error (the manifest gives it)");
     return s;
   }
 };
@@ -69,8 +75,9 @@ json mesh_facts(const mesh_options& o, const mesh_grid& g, const simplify_result
           {"triangles", m.triangle_count()},
           {"surface_triangles", surface_triangles},
           {"max_error_m", o.max_error},
+          {"max_triangles", o.max_triangles},
+          {"limited_by", s.capped ? "max_triangles" : "max_error"},
           {"measured_error_m", s.error},
-          {"simplify_passes", s.passes},
           {"folded_triangles", s.folded},
           {"skirt_m", o.skirt}};
 }
@@ -78,7 +85,13 @@ json mesh_facts(const mesh_options& o, const mesh_grid& g, const simplify_result
 encoded_file encode_mesh(const mesh_options& o, const std::string&, const output_context& ctx) {
   const mesh_grid grid = vertex_grid(ctx);
   terrain_mesh mesh = grid_mesh(ctx.field, grid, ctx.height_scale, ctx.nthreads);
-  simplify_result s = simplify_to_error(mesh, grid_heights(ctx.field, grid, ctx.height_scale), grid, o.max_error);
+  simplify_result s;
+  try {
+    s = simplify_to_error(grid, grid_heights(ctx.field, grid, ctx.height_scale), o.max_error,
+                          static_cast<std::size_t>(o.max_triangles));
+  } catch (const std::invalid_argument& e) {  // the cap below the coarsest mesh
+    throw output_option_error("max_triangles", e.what());
+  }
   mesh.indices = s.indices;
   drop_unused_vertices(mesh);
   const std::size_t surface_triangles = mesh.triangle_count();
@@ -94,15 +107,16 @@ encoded_file encode_mesh(const mesh_options& o, const std::string&, const output
 
 output_kind mesh_output_kind() {
   return make_output_kind<mesh_options>(
-      "mesh", "the terrain as a glTF 2.0 binary mesh (glb), simplified to an error bound in metres",
+      "mesh", "the terrain as a glTF 2.0 binary mesh (glb), simplified to an error bound in metres or a triangle cap",
       "One vertex per cell centre in world metres, glTF axes (+Y up, right-handed): x = east = cell_size * world "
       "column, y = height * height_scale, z = south = cell_size * world row. Normals from Horn's gradient, "
-      "TEXCOORD_0 texel-exact over the region (u = (column + 0.5) / width), uint32 indices. meshoptimizer "
-      "(meshopt_simplify) collapses edges while no cell centre lies more than max_error metres above or below "
-      "the mesh, measured at every cell and retried with a smaller target when its quadric error overshoots; "
-      "border vertices are kept, and a tile's mesh reaches the next tile's first column and row, so tiles meet "
-      "without cracks. skirt hangs a vertical strip below the border. The manifest gives vertex and triangle "
-      "counts and the measured error.",
+      "TEXCOORD_0 texel-exact over the region (u = (column + 0.5) / width), uint32 indices. A right-triangulated "
+      "irregular network (RTIN, longest-edge bisection as in Martini) keeps the fewest of its triangles such that "
+      "no cell centre lies more than max_error metres above or below the mesh, each triangle's error measured "
+      "exactly at every cell it covers; max_triangles caps the count (the cap wins, and the manifest gives the "
+      "error reached). Border vertices are kept, and a tile's mesh reaches the next tile's first column and row, "
+      "so tiles meet without cracks. skirt hangs a vertical strip below the border. The manifest gives vertex "
+      "and triangle counts, the measured error and which limit decided.",
       {"glb"}, &mesh_halo, &encode_mesh);
 }
 

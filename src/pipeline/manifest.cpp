@@ -287,6 +287,8 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
       throw preset_error(
           "outputs[" + std::to_string(index) + "] (" + spec.map + ")",
           std::string(e.what()) + "; the map overflows float32 (a tiny cell_size or a huge height_scale?)");
+    } catch (const output_option_error& e) {
+      throw preset_error("outputs[" + std::to_string(index) + "] (" + spec.map + ")." + e.option(), e.what());
     }
     const bool numbered = first.numbered || !first.more_files.empty() || spec.file.find("{index}") != std::string::npos;
     std::vector<encoded_file> files;

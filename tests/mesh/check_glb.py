@@ -6,7 +6,8 @@ triangles wound counter-clockwise seen from +Y (those folded over by the
 simplifier counted as the manifest says, and measured too), vertex counts falling as
 max_error rises, and the largest vertical distance between the mesh and the
 heights at every cell centre within max_error (plus float32 rounding of the
-stored positions, 1e-6 of the relief).
+stored positions, 1e-6 of the relief), and a max_triangles cap that wins over
+max_error with the error reached in the manifest.
 
 usage: check_glb.py LANDFORM WORK_DIR
 """
@@ -20,6 +21,7 @@ import sys
 
 SIZE, CELL, SCALE = 97, 4.0, 80.0
 ERRORS = [0.0, 0.5, 2.0, 8.0]
+CAP = 2000  # triangles: fewer than max_error 0.5 m needs
 
 
 def preset():
@@ -27,6 +29,7 @@ def preset():
     for e in ERRORS:
         outputs.append({"map": "mesh", "file": f"mesh_{e}.glb", "max_error": e})
     outputs.append({"map": "mesh", "file": "skirt.glb", "max_error": 2.0, "skirt": 10.0})
+    outputs.append({"map": "mesh", "file": "capped.glb", "max_error": 0.5, "max_triangles": CAP})
     return {"landform": 1, "size": SIZE, "seed": 11, "cell_size": CELL, "height_scale": SCALE,
             "stages": [{"type": "opensimplex", "feature_size": 60, "octaves": 3},
                        {"type": "normalize", "mode": "min_max"}],
@@ -136,10 +139,20 @@ def main():
     assert counts[0] == SIZE * SIZE, counts
     assert all(a > b for a, b in zip(counts, counts[1:])), f"vertex counts do not fall: {counts}"
     pos, idx = mesh(os.path.join(out, "skirt.glb"))
-    lowest = min(p[1] for p in pos)
+    surface, _ = mesh(os.path.join(out, "mesh_2.0.glb"))  # the same surface, no skirt
+    assert pos[:len(surface)] == surface
+    skirt = pos[len(surface):]  # one lowered vertex per border vertex
+    assert len(skirt) == 4 * (SIZE - 1), len(skirt)
     border = heights[:SIZE] + heights[-SIZE:] + heights[::SIZE] + heights[SIZE - 1::SIZE]
-    assert abs(lowest - min(min(heights), min(border) - 10.0)) < 1e-3, lowest
-    print("glb structure, accessor bounds, winding, counts, vertical error and skirt: ok")
+    lowest = min(p[1] for p in skirt)
+    assert abs(lowest - (min(border) - 10.0)) < 1e-3, lowest
+    pos, idx = mesh(os.path.join(out, "capped.glb"))
+    err, folded = vertical_error(pos, idx, heights)
+    entry = next(f for f in manifest["files"] if f["file"] == "capped.glb")
+    print(f"max_error 0.5 m, max_triangles {CAP}: {len(idx) // 3} triangles, measured {err:.4f} m")
+    assert len(idx) // 3 <= CAP and entry["limited_by"] == "max_triangles", (len(idx) // 3, entry["limited_by"])
+    assert abs(entry["measured_error_m"] - err) <= slack and err > 0.5, (entry["measured_error_m"], err)
+    print("glb structure, accessor bounds, winding, counts, vertical error, skirt and cap: ok")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 // The "mesh" output: a glb parsed here byte by byte (header, JSON chunk, BIN
 // chunk, accessors), its vertex count against max_error, its vertical error
 // measured against the heightfield at every cell centre, tiles that meet at
-// shared vertices, the skirt and the option errors. tests/mesh/check_glb.py
+// shared vertices, the skirt, the max_triangles cap, identical bytes on 1, 2
+// and 8 threads, the simplifier on grids of any shape (within the bound,
+// conforming, border kept) and the option errors. tests/mesh/check_glb.py
 // checks the same with Python's json and struct.
 
 #include <catch2/catch.hpp>
@@ -10,11 +12,13 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "landform/derive/mesh_simplify.hpp"
 #include "landform/derive/terrain_mesh.hpp"
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
@@ -160,10 +164,7 @@ TEST_CASE("mesh: a glb whose structure and accessor bounds a plain reader accept
 }
 
 TEST_CASE("mesh: fewer vertices as max_error rises, each within its bound at every cell centre", "[mesh]") {
-  // 0.25 and 1 m only: the search for the largest passing target is not
-  // monotone in max_error (meshoptimizer folds some triangles at large
-  // targets), so a larger bound is not promised fewer vertices everywhere.
-  const std::vector<double> errors = {0.0, 0.25, 1.0};
+  const std::vector<double> errors = {0.0, 0.05, 0.25, 1.0, 4.0};
   json outputs = json::array();
   for (double e : errors) outputs.push_back({{"map", "mesh"}, {"file", file_for(e)}, {"max_error", e}});
   const built b = build(mesh_preset(129, outputs));
@@ -175,6 +176,8 @@ TEST_CASE("mesh: fewer vertices as max_error rises, each within its bound at eve
     const double error = measured_error(g, b.heights, 129);
     CHECK(error <= e);
     CHECK(f.description.at("measured_error_m").get<double>() == Approx(error).margin(1e-9));
+    CHECK(f.description.at("limited_by") == "max_error");
+    CHECK(f.description.at("folded_triangles") == 0);
     const std::size_t vertices = g.positions.size() / 3;
     CHECK(vertices < previous);
     previous = vertices;
@@ -226,14 +229,121 @@ TEST_CASE("mesh: a skirt hangs below every border edge", "[mesh]") {
 }
 
 TEST_CASE("mesh: bytes do not depend on the thread count", "[mesh]") {
-  const json preset = mesh_preset(65, {{{"map", "mesh"}, {"max_error", 0.5}, {"skirt", 5.0}}});
-  CHECK(build(preset, 1).files.at("mesh.glb").bytes == build(preset, 4).files.at("mesh.glb").bytes);
+  // A field of 2 x 2 row blocks or more per thread, the full grid and a
+  // simplified one with a skirt and a cap.
+  const json preset =
+      mesh_preset(97, {{{"map", "mesh"}, {"file", "full.glb"}},
+                       {{"map", "mesh"}, {"file", "simple.glb"}, {"max_error", 0.5}, {"skirt", 5.0}},
+                       {{"map", "mesh"}, {"file", "capped.glb"}, {"max_error", 0.1}, {"max_triangles", 1500}}});
+  const built one = build(preset, 1);
+  for (int threads : {2, 8}) {
+    INFO(threads << " threads");
+    const built many = build(preset, threads);
+    for (const char* file : {"full.glb", "simple.glb", "capped.glb"}) {
+      INFO(file);
+      CHECK(one.files.at(file).bytes == many.files.at(file).bytes);
+    }
+  }
+}
+
+TEST_CASE("mesh: max_triangles caps the surface and the manifest gives the error reached", "[mesh]") {
+  const json preset =
+      mesh_preset(129, {{{"map", "mesh"}, {"file", "bound.glb"}, {"max_error", 0.1}},
+                        {{"map", "mesh"}, {"file", "loose.glb"}, {"max_error", 0.1}, {"max_triangles", 2000000}},
+                        {{"map", "mesh"}, {"file", "cap.glb"}, {"max_error", 0.1}, {"max_triangles", 3000}},
+                        {{"map", "mesh"}, {"file", "tight.glb"}, {"max_error", 0.1}, {"max_triangles", 2200}},
+                        {{"map", "mesh"}, {"file", "alone.glb"}, {"max_triangles", 3000}, {"skirt", 5.0}}});
+  const built b = build(preset);
+  const glb bound = parse_glb(b.files.at("bound.glb").bytes);
+  REQUIRE(bound.indices.size() / 3 > 3000);  // the cap bites below
+  // A cap the bound does not reach changes nothing.
+  CHECK(b.files.at("loose.glb").bytes == b.files.at("bound.glb").bytes);
+  CHECK(b.files.at("loose.glb").description.at("limited_by") == "max_error");
+  double previous = measured_error(bound, b.heights, 129);
+  CHECK(previous <= 0.1);
+  for (const auto& [file, cap] :
+       std::vector<std::pair<std::string, std::size_t>>{{"cap.glb", 3000}, {"tight.glb", 2200}}) {
+    INFO(file);
+    const encoded_output& f = b.files.at(file);
+    const glb g = parse_glb(f.bytes);
+    CHECK(g.indices.size() / 3 <= cap);
+    CHECK(g.indices.size() / 3 > cap * 8 / 10);  // the most accurate mesh within it, not a much coarser one
+    CHECK(f.description.at("limited_by") == "max_triangles");
+    CHECK(f.description.at("max_triangles") == cap);
+    const double error = measured_error(g, b.heights, 129);
+    CHECK(f.description.at("measured_error_m").get<double>() == Approx(error).margin(1e-9));
+    CHECK(error > previous);  // the bound given up, by more as the cap tightens
+    previous = error;
+  }
+  // max_error 0 with a cap: the cap alone decides; the skirt is not counted.
+  const encoded_output& alone = b.files.at("alone.glb");
+  CHECK(alone.description.at("surface_triangles").get<std::size_t>() <= 3000);
+  CHECK(alone.description.at("triangles").get<std::size_t>() > 3000);
+}
+
+TEST_CASE("mesh: a cap below the coarsest mesh is a preset error naming the output", "[mesh]") {
+  const json preset = mesh_preset(33, {{{"map", "mesh"}, {"max_error", 1.0}, {"max_triangles", 10}}});
+  const pipeline p = pipeline::build(preset);
+  const build_result r = p.run_full();
+  try {
+    (void)encode_outputs(p, r, 1);
+    FAIL("accepted");
+  } catch (const preset_error& e) {
+    REQUIRE(e.issues().size() == 1);
+    CHECK(e.issues()[0].path == "outputs[0] (mesh).max_triangles");
+    CHECK(e.issues()[0].message.find("value 10, must be at least ") == 0);
+    CHECK(e.issues()[0].message.find("for a 33 x 33 vertex grid") != std::string::npos);
+  }
+}
+
+TEST_CASE("mesh: simplified grids of any shape are within the bound, conforming and border-locked", "[mesh]") {
+  // Rough hashed heights on grids that are not 2^k + 1 square, so triangles
+  // reach past the grid and must be split to fit.
+  for (const auto& [columns, rows] : std::vector<std::pair<int, int>>{{2, 2}, {37, 23}, {17, 65}, {64, 64}, {3, 40}}) {
+    std::vector<double> y(static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows));
+    for (std::size_t k = 0; k < y.size(); ++k) {
+      const double c = static_cast<double>(k % static_cast<std::size_t>(columns));
+      const double r = static_cast<double>(k / static_cast<std::size_t>(columns));
+      y[k] = 20.0 * std::sin(c * 0.3) * std::cos(r * 0.21) + 3.0 * std::sin(c * r * 0.7);
+    }
+    const mesh_grid grid{0, 0, columns, rows, columns, rows};
+    std::size_t previous = SIZE_MAX;
+    for (double bound : {0.01, 0.5, 2.0, 8.0, 1e6}) {
+      INFO(columns << " x " << rows << " at " << bound << " m");
+      const simplify_result s = simplify_to_error(grid, y, bound);
+      const double error = max_vertical_error(s.indices, y, columns, rows);  // +inf when a point is uncovered
+      CHECK(error <= bound);
+      CHECK(s.error == error);
+      CHECK(s.folded == 0);
+      CHECK(s.indices.size() <= previous);
+      previous = s.indices.size();
+      // Conforming: every directed edge once; an interior edge's reverse
+      // is used too, and the unmatched ones are the border's unit edges.
+      std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+      for (std::size_t t = 0; t < s.indices.size(); t += 3) {
+        for (std::size_t k = 0; k < 3; ++k) CHECK(edges.emplace(s.indices[t + k], s.indices[t + (k + 1) % 3]).second);
+      }
+      std::size_t border = 0;
+      for (const auto& [a, b] : edges) {
+        if (edges.count({b, a}) != 0) continue;
+        ++border;
+        const int ac = static_cast<int>(a) % columns, ar = static_cast<int>(a) / columns;
+        const int bc = static_cast<int>(b) % columns, br = static_cast<int>(b) / columns;
+        CHECK(std::abs(ac - bc) + std::abs(ar - br) == 1);
+        CHECK(((ac == bc && (ac == 0 || ac == columns - 1)) || (ar == br && (ar == 0 || ar == rows - 1))));
+      }
+      CHECK(border == static_cast<std::size_t>(2 * (columns - 1 + rows - 1)));
+    }
+  }
 }
 
 TEST_CASE("mesh: bad options name the JSON path", "[mesh]") {
   for (const auto& [key, value, rule] :
        std::vector<std::tuple<std::string, json, std::string>>{{"max_error", -1.0, "is below the minimum 0"},
                                                                {"skirt", "deep", "must be a number"},
+                                                               {"max_triangles", -1, "is below the minimum 0"},
+                                                               {"max_triangles", 2.5, "must be an integer"},
+                                                               {"max_triangles", "many", "must be an integer"},
                                                                {"format", "obj", "is not one of glb"}}) {
     INFO(key);
     json o = {{"map", "mesh"}};

@@ -33,6 +33,11 @@ struct mesh_grid {
   int width = 0, height = 0;  ///< the region, cells
 };
 
+/// Two triangles per grid square of a `columns` x `rows` vertex grid (vertex
+/// (c, r) has index r * columns + c), counter-clockwise seen from +Y with z
+/// south: (c, r) (c, r + 1) (c + 1, r) and (c + 1, r) (c, r + 1) (c + 1, r + 1).
+std::vector<std::uint32_t> grid_triangles(int columns, int rows);
+
 /// The full-resolution mesh of `grid` (vertex (c, r) has index r * columns +
 /// c), with normals from Horn's gradient of `field` in metres,
 /// n = normalize(-dz/dx_east, 1, dz/dy_north), and texel-exact UVs: u = (c +
@@ -54,9 +59,16 @@ terrain_mesh grid_mesh(const heightfield& field, const mesh_grid& grid, double h
 double max_vertical_error(const std::vector<std::uint32_t>& indices, const std::vector<double>& y, int columns,
                           int rows);
 
+/// The largest vertical distance in metres between one triangle, grid
+/// vertices `ids` (vertex k is grid point (k % columns, k / columns)), and
+/// the heights `y` (metres, row major over `columns`) at the grid points it
+/// covers, edges included, interpolated exactly as max_vertical_error does.
+/// 0 for a triangle degenerate in plan.
+double triangle_vertical_error(const std::uint32_t (&ids)[3], const std::vector<double>& y, int columns);
+
 /// Triangles of `indices` (over grid_mesh's vertices) that wind clockwise
-/// seen from +Y: folded over by simplification (slivers meshoptimizer's 3D
-/// flip test lets through).
+/// seen from +Y: folded over in plan (a general edge-collapse simplifier's
+/// slivers; simplify_to_error makes none).
 std::size_t folded_triangles(const std::vector<std::uint32_t>& indices, int columns);
 
 /// Heights of grid_mesh(grid)'s vertices in metres, in double (no float32

@@ -53,6 +53,20 @@ class non_finite_output_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An output option the region cannot meet (e.g. a mesh's max_triangles
+/// below its coarsest mesh), found only while encoding: `option` names it,
+/// what() gives the value and the rule; the pipeline names the output and
+/// reports it as a preset error.
+class output_option_error : public std::runtime_error {
+ public:
+  output_option_error(std::string option, const std::string& message)
+      : std::runtime_error(message), m_option(std::move(option)) {}
+  [[nodiscard]] const std::string& option() const { return m_option; }
+
+ private:
+  std::string m_option;
+};
+
 /// One file encoding, e.g. png16.
 struct output_format {
   std::string name;           ///< "png16", "tiff32", "exr", ...
