@@ -202,6 +202,8 @@ inline void store4(float* p, float4 v) {
 // Eight floats: one AVX operation where available, two SSE ones otherwise.
 // (Only ever a local variable: passing it to functions would depend on AVX.)
 using float8 = float __attribute__((vector_size(32)));
+using int8x = std::int32_t __attribute__((vector_size(32)));  // a float8 comparison's lane masks
+using int4x = std::int32_t __attribute__((vector_size(16)));  // a float4 comparison's lane masks
 
 // Parameters as floats for the hot loop.
 struct droplet_constants {
@@ -402,6 +404,8 @@ template <bool k_maps, int k_width>
   const float4 a4 = {amount, amount, amount, amount}, f4 = {floor, floor, floor, floor}, zero4 = {};
   float8 taken8 = zero8;
   float4 taken4 = zero4;
+  int8x limited8 = {};  // lanes where some cell had less room than its share
+  int4x limited4 = {};
   for (int row = 0; row < side; ++row) {
     float* dst = first + row * stride;
     const float* wt = stencil + row * width;
@@ -412,7 +416,9 @@ template <bool k_maps, int k_width>
       std::memcpy(&cells, dst + k, sizeof cells);
       const float8 want = a8 * weights, excess = cells - f8;
       const float8 room = excess > zero8 ? excess : zero8;
-      const float8 take = room < want ? room : want;
+      const int8x short_of_room = room < want;
+      const float8 take = short_of_room ? room : want;
+      limited8 |= short_of_room;
       cells -= take;
       taken8 += take;
       std::memcpy(dst + k, &cells, sizeof cells);
@@ -426,17 +432,25 @@ template <bool k_maps, int k_width>
     if (k < width) {
       const float4 want = a4 * load4(wt + k), excess = load4(dst + k) - f4;
       const float4 room = excess > zero4 ? excess : zero4;
-      const float4 take = room < want ? room : want;
+      const int4x short_of_room = room < want;
+      const float4 take = short_of_room ? room : want;
+      limited4 |= short_of_room;
       store4(dst + k, load4(dst + k) - take);
       taken4 += take;
       if constexpr (k_maps) store4(f.erosion + (dst - f.height) + k, load4(f.erosion + (dst - f.height) + k) + take);
     }
   }
-  // A fixed pairwise sum, so the result does not depend on the vector width
-  // the CPU runs it with.
-  const float4 halves =
-      float4{taken8[0], taken8[1], taken8[2], taken8[3]} + float4{taken8[4], taken8[5], taken8[6], taken8[7]} + taken4;
-  return (halves[0] + halves[2]) + (halves[1] + halves[3]);
+  // The disc's weights sum to 1: unlimited, the droplet takes up `amount`
+  // (the cells' float rounding is far below the accounting's tolerance).
+  // Otherwise the lanes' sum, in a fixed order whatever the CPU's vector width.
+  bool any_limited = false;
+  for (int k = 0; k < 8; ++k) any_limited = any_limited || limited8[k] != 0;
+  for (int k = 0; k < 4; ++k) any_limited = any_limited || limited4[k] != 0;
+  if (!any_limited) return amount;
+  float sum = 0.0f;
+  for (int k = 0; k < 8; ++k) sum += taken8[k];
+  for (int k = 0; k < 4; ++k) sum += taken4[k];
+  return sum;
 }
 
 // Takes up to `amount` (>= 0) from the cells of the erosion disc around a
