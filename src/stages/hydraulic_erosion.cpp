@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #if defined(__SSE__)
@@ -14,6 +15,7 @@
 
 #include "landform/core/parallel.hpp"
 #include "landform/core/rng.hpp"
+#include "landform/derive/water.hpp"
 
 namespace landform {
 
@@ -94,7 +96,13 @@ const param_schema<hydraulic_erosion_params>& hydraulic_erosion_params::schema()
           .number("initial_speed", &P::initial_speed)
           .unit("cells per step")
           .range(between(0, 1000))
-          .doc("speed of a new droplet");
+          .doc("speed of a new droplet")
+          .choice("base_level", &P::base_level,
+                  {{"edges", erosion_base_level::edges}, {"sea", erosion_base_level::sea}})
+          .doc(
+              "where droplets end: the map's edge (edges), or also the sea below the preset's sea_level (sea; needs "
+              "sea_level)")
+          .effect("sea = gullies end at the coast and their sediment leaves the map instead of filling the sea floor");
   return s;
 }
 
@@ -239,6 +247,7 @@ struct field_view {
   float* erosion = nullptr;
   float* deposition = nullptr;
   float* flow = nullptr;
+  const std::uint8_t* sea = nullptr;  // base level "sea": nonzero = a sea cell, where droplets end
   int width = 0;
   int height_cells = 0;
 };
@@ -639,6 +648,16 @@ inline float deposit_disc(const field_view& f, const erosion_brush& brush, int n
   return added;
 }
 
+// Base level "sea": a move that ends on a sea cell (the cell nearest to the
+// new position) counts as leaving the map.
+inline void end_at_sea(const std::uint8_t* sea, int width, vfloat next_x, vfloat next_y, vint& on_map) {
+  for (int i = 0; i < k_lanes; ++i) {
+    if (on_map[i] == 0) continue;
+    const auto cx = static_cast<std::ptrdiff_t>(next_x[i] + 0.5f), cy = static_cast<std::ptrdiff_t>(next_y[i] + 0.5f);
+    if (sea[cy * width + cx] != 0) on_map[i] = 0;
+  }
+}
+
 // Runs every droplet of `tiles` (tiles of one colour), k_lanes at a time.
 template <bool k_maps>
 [[gnu::always_inline]] inline void run_tiles(const field_view& f, const droplet_constants& c,
@@ -715,7 +734,8 @@ template <bool k_maps>
     dx *= inv_len;
     dy *= inv_len;
     const vfloat next_x = x + dx, next_y = y + dy;
-    const vint on_map = (next_x >= zero) & (next_x < x_limit) & (next_y >= zero) & (next_y < y_limit);
+    vint on_map = (next_x >= zero) & (next_x < x_limit) & (next_y >= zero) & (next_y < y_limit);
+    if (f.sea != nullptr) end_at_sea(f.sea, w, next_x, next_y, on_map);
     const vint alive = active & (life < lifetime) & has_direction;
     const vint moving = alive & on_map;  // else the droplet dies: end of life, flat ground or the map's edge
     const vint leaving = alive & ~on_map;
@@ -824,7 +844,16 @@ hydraulic_erosion_result run_droplet(heightfield& h, const hydraulic_erosion_par
 
 hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic_erosion_params& p,
                                                  const stage_context& ctx, hydraulic_erosion_maps* maps) {
-  const field_view f = make_view(h, maps);
+  field_view f = make_view(h, maps);
+  std::vector<std::uint8_t> sea;
+  if (p.base_level == erosion_base_level::sea) {
+    if (!ctx.sea_level) {
+      throw std::invalid_argument(
+          "hydraulic_erosion.base_level: \"sea\" needs the preset's top-level sea_level, which is not given");
+    }
+    sea = find_ocean(h, *ctx.sea_level);
+    f.sea = sea.data();
+  }
   const int w = h.width(), ht = h.height();
   const std::uint64_t total = p.total_droplets(h.size());
   droplet_totals totals;
@@ -1003,6 +1032,7 @@ stage_info hydraulic_erosion_stage_info() {
            1.5;
   });
   info.halo_rule = "whole world (a droplet travels without bound)";
+  info.sea_level_param = sea_level_when("base_level", "sea");
   return info;
 }
 

@@ -34,6 +34,13 @@ std::string to_string(stage_scope scope) {
   return "world";
 }
 
+std::function<std::string(const json& params)> sea_level_when(std::string key, std::string value) {
+  return [key = std::move(key), value = std::move(value)](const json& params) -> std::string {
+    const auto it = params.find(key);
+    return it != params.end() && it->is_string() && it->get<std::string>() == value ? key : "";
+  };
+}
+
 bool stage_context::wants(std::string_view name) const {
   return std::find(wanted.begin(), wanted.end(), name) != wanted.end();
 }

@@ -490,9 +490,7 @@ stage_info stream_power_erosion_stage_info() {
     return cells * steps * (p.n == 1.0 ? 150.0 : 400.0);
   });
   info.halo_rule = "whole world (every cell drains to the map edge or the sea)";
-  info.sea_level_param = [](const json& params) -> std::string {
-    return params.value("base_level", "edges") == "sea" ? "base_level" : "";
-  };
+  info.sea_level_param = sea_level_when("base_level", "sea");
   return info;
 }
 

@@ -15,6 +15,7 @@
 
 #include "landform/core/heightfield.hpp"
 #include "landform/core/rng.hpp"
+#include "landform/derive/water.hpp"
 #include "landform/stages/hydraulic_erosion.hpp"
 #include "landform/stages/opensimplex.hpp"
 
@@ -23,6 +24,7 @@ namespace {
 using namespace landform;
 using landform_test::bit_equal;
 using landform_test::make_field;
+using landform_test::require_rejected;
 
 stage_context make_ctx(int w, int h, int threads = 1, std::uint64_t seed = 1) {
   stage_context ctx;
@@ -415,4 +417,82 @@ TEST_CASE("hydraulic_erosion: the map's edge erodes like the rest", "[stages][hy
   inner /= inner_cells;
   INFO("mean change: outer ring " << ring << ", cells 4 to 7 in " << inner);
   CHECK(ring > 0.25 * inner);
+}
+
+TEST_CASE("hydraulic_erosion: base_level sea ends droplets at the coast", "[stages][hydraulic_erosion]") {
+  // An island in a sea at 0.2: with base level "edges" the land's sediment
+  // runs down the sea floor and settles there; with "sea" droplets stop at
+  // the coast, their sediment leaves, and the open sea keeps its bits.
+  constexpr int w = 96, ht = 80;
+  constexpr double k_sea = 0.2;
+  heightfield start = fbm(w, ht, 6, 24.0);
+  for (int y = 0; y < ht; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const double u = (x + 0.5) / w * 2.0 - 1.0, v = (y + 0.5) / ht * 2.0 - 1.0;
+      start.at(x, y) = static_cast<float>(1.0 - 1.2 * (u * u + v * v) + 0.15 * start.at(x, y));
+    }
+  }
+  const std::vector<std::uint8_t> sea = find_ocean(start, k_sea);
+  // Sea cells farther than the brush's reach from every land cell.
+  hydraulic_erosion_params p;
+  p.droplets_per_cell = 2.0;
+  p.max_lifetime = 60;
+  const int margin = p.erosion_radius + 1;
+  std::vector<std::uint8_t> open_sea(sea.size(), 0);
+  for (int y = 0; y < ht; ++y) {
+    for (int x = 0; x < w; ++x) {
+      bool open = true;
+      for (int dy = -margin; dy <= margin && open; ++dy)
+        for (int dx = -margin; dx <= margin && open; ++dx) {
+          const int xx = std::clamp(x + dx, 0, w - 1), yy = std::clamp(y + dy, 0, ht - 1);
+          open = sea[static_cast<std::size_t>(yy * w + xx)] != 0;
+        }
+      open_sea[static_cast<std::size_t>(y * w + x)] = open ? 1 : 0;
+    }
+  }
+  const auto open_cells = std::count(open_sea.begin(), open_sea.end(), std::uint8_t{1});
+  REQUIRE(open_cells > static_cast<std::ptrdiff_t>(sea.size() / 8));
+
+  stage_context ctx = make_ctx(w, ht, 2);
+  ctx.sea_level = k_sea;
+  auto changed_open_sea = [&](const heightfield& h) {
+    std::size_t changed = 0;
+    for (std::size_t c = 0; c < sea.size(); ++c) changed += open_sea[c] != 0 && h.values()[c] != start.values()[c];
+    return changed;
+  };
+  heightfield edges = start;
+  const auto re = apply_hydraulic_erosion(edges, p, ctx);
+  CHECK(re.sediment_outflow > 0.0);
+  p.base_level = erosion_base_level::sea;
+  heightfield coast = start;
+  const double s0 = sum_of(coast);
+  const auto rs = apply_hydraulic_erosion(coast, p, ctx);
+  INFO("open sea cells " << open_cells << ": changed with edges " << changed_open_sea(edges) << ", with sea "
+                         << changed_open_sea(coast) << "; outflow edges " << re.sediment_outflow << ", sea "
+                         << rs.sediment_outflow << " of " << rs.eroded << " eroded");
+  CHECK(changed_open_sea(edges) > static_cast<std::size_t>(open_cells / 20));
+  CHECK(changed_open_sea(coast) == 0);
+  // The land still erodes nearly everywhere (with "edges", droplets on the
+  // eroding sea floor also cut and fill the shore, so land changes more),
+  // and what reaches the sea is outflow.
+  auto land_changed = [&](const heightfield& h) {
+    std::size_t changed = 0;
+    for (std::size_t c = 0; c < sea.size(); ++c) changed += sea[c] == 0 && h.values()[c] != start.values()[c];
+    return changed;
+  };
+  const auto land_cells = static_cast<std::size_t>(std::count(sea.begin(), sea.end(), std::uint8_t{0}));
+  INFO("land cells " << land_cells << ": changed with edges " << land_changed(edges) << ", with sea "
+                     << land_changed(coast));
+  CHECK(land_changed(coast) > land_cells * 3 / 4);
+  CHECK(rs.sediment_outflow > 0.1 * rs.eroded);
+  CHECK(std::abs(sum_of(coast) - s0 + rs.sediment_lost) <= 1e-4 * rs.eroded);
+
+  // Without the preset's sea_level, base_level "sea" is a preset error and
+  // an error of the function.
+  require_rejected({{"type", "hydraulic_erosion"}, {"base_level", "sea"}},
+                   "stages[0] (hydraulic_erosion).base_level: \"sea\" needs the preset's top-level sea_level "
+                   "(height units), which is not given");
+  ctx.sea_level.reset();
+  REQUIRE_THROWS_WITH(apply_hydraulic_erosion(coast, p, ctx),
+                      Catch::Contains("needs the preset's top-level sea_level"));
 }

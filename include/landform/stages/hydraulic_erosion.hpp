@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "landform/stages/erosion_base_level.hpp"
 #include "landform/stages/stage.hpp"
 
 namespace landform {
@@ -31,6 +32,9 @@ struct hydraulic_erosion_params {
   int erosion_radius = 3;                  ///< cells, 1 to 16
   double initial_water = 1.0;              ///< water volume of a new droplet, > 0
   double initial_speed = 1.0;              ///< cells per step of a new droplet, >= 0
+  /// `edges`: droplets end at the map's edge only; `sea`: also where they
+  /// reach the sea (find_ocean() of the input at the preset's sea_level).
+  erosion_base_level base_level = erosion_base_level::edges;
 
   static const param_schema<hydraulic_erosion_params>& schema();
 
@@ -50,7 +54,8 @@ struct hydraulic_erosion_result {
   /// raising a cell above its neighbours or above the highest cell around
   /// them (about 1 % of the eroded material on fBm at 1 to 6 droplets per cell).
   double sediment_lost = 0.0;
-  /// The part of sediment_lost that droplets carried off the map's edge.
+  /// The part of sediment_lost that droplets carried off the map's edge
+  /// (and, with base level `sea`, into the sea).
   double sediment_outflow = 0.0;
 };
 
@@ -90,6 +95,15 @@ struct hydraulic_erosion_maps {
 /// cell at most up to the disc's highest cell and its own highest neighbour);
 /// a droplet whose next move would leave the map carries its sediment off
 /// the map (`sediment_outflow`).
+///
+/// Base level `sea`: the sea is find_ocean() of the input at ctx.sea_level
+/// (cells below it connected to the map's border), fixed for the whole
+/// stage. A droplet whose next move would end on a sea cell (the cell
+/// nearest to its new position) stops there like one leaving the map: its
+/// sediment leaves with it (`sediment_outflow`), so the sea floor is not
+/// filled by the land's sediment and gullies end at the coast. Only the
+/// brush of droplets on the shore reaches sea cells (within
+/// `erosion_radius`).
 ///
 /// Bounds (the model's, not a clamp): every cut stops at an interpolation of
 /// the map and every deposit at one or at an existing cell, so no cell ever
@@ -144,6 +158,9 @@ struct hydraulic_erosion_maps {
 /// touch the same cells, so they run in parallel, each its droplets in index
 /// order. The result is bit-identical for every thread count (see
 /// docs/erosion.md). Scope: world.
+///
+/// @throws std::invalid_argument when p.base_level is `sea` and
+///         ctx.sea_level is not given.
 hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic_erosion_params& p,
                                                  const stage_context& ctx, hydraulic_erosion_maps* maps = nullptr);
 

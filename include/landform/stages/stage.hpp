@@ -244,6 +244,11 @@ make_stage_info(std::string name, stage_category category, stage_scope scope, st
 /// "generator" or "filter".
 std::string to_string(stage_category category);
 
+/// A stage_info::sea_level_param rule: the parameter `key` needs the preset's
+/// sea_level when its (canonical) value is the string `value`, e.g.
+/// `sea_level_when("base_level", "sea")`.
+std::function<std::string(const json& params)> sea_level_when(std::string key, std::string value);
+
 /// Sets `info.cost` from the typed params: `ns(params, cells)` estimates
 /// the stage's work in nanoseconds on one core (see stage_info::cost).
 template <class P, class F>

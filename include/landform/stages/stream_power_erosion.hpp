@@ -10,15 +10,10 @@
 #include <vector>
 
 #include "landform/derive/flow_routing.hpp"
+#include "landform/stages/erosion_base_level.hpp"
 #include "landform/stages/stage.hpp"
 
 namespace landform {
-
-/// What the rivers of `stream_power_erosion` erode down to.
-enum class erosion_base_level {
-  edges,  ///< the map's border cells only (open boundary, fixed at their input heights)
-  sea,    ///< the border and the sea (find_ocean() at the preset's sea_level): rivers end at the coast
-};
 
 /// Parameters of the `stream_power_erosion` filter. Heights are metres
 /// (height units x `height_scale`), distances metres (`cell_size`), time years.
