@@ -60,7 +60,10 @@ std::vector<fault> fault_line_faults(const fault_line_params& p, std::uint64_t s
 /// lines cross the map. Below about 50 the individual straight cliffs
 /// dominate (a faceted look); 200 to 1000 give the cloudy fractal terrain
 /// of the seed document (500 is the default); beyond a few thousand the
-/// result barely changes. Cost is iterations x cells.
+/// result barely changes. Cost is iterations x rows (each fault crosses a
+/// row once: the row splits into runs and prefix sums add the full steps),
+/// plus the sigmoid's band cells (about 40 x width / cell_size per fault
+/// and row).
 /// Parameters: `initial_step` only scales the result; `final_step` equal to it
 /// weighs all faults the same (rougher), 0 lets detail fade; `width` 2 to 20
 /// cells softens cliffs into slopes.
