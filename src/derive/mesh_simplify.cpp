@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -55,21 +56,30 @@ class rtin {
     for (const triangle& root : m_roots) emit(root, 0, threshold, sink);
   }
 
-  // The distinct finite midpoint errors, ascending.
-  [[nodiscard]] std::vector<double> thresholds() const {
-    std::vector<double> out;
-    for (double e : m_error) {
-      if (std::isfinite(e)) out.push_back(e);
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-  }
-
   [[nodiscard]] std::size_t count(double threshold) const {
     std::size_t n = 0;
     mesh(threshold, [&](const triangle&) { ++n; });
     return n;
+  }
+
+  // The smallest threshold among the midpoint errors whose mesh has at most
+  // `cap` triangles, given that the coarsest mesh has at most `cap` and the
+  // finest more, in one walk and a selection. A split turns one
+  // triangle into its children that are not outside: an inside triangle into
+  // two, a straddling one (always split) into one or two. Errors propagate up
+  // (a parent's midpoint error is at least its children's), so at threshold
+  // T exactly the inside triangles whose midpoint error exceeds T split:
+  // count(T) = fixed + #(errors > T), with `fixed` the roots and the
+  // straddling splits. The answer is the (cap - fixed + 1)-th largest error.
+  [[nodiscard]] double threshold_for_cap(std::size_t cap) const {
+    std::size_t fixed = 0;
+    std::vector<double> errors;
+    for (const triangle& root : m_roots) collect(root, 0, fixed, errors);
+    const std::size_t k = cap - fixed;  // splits allowed; fixed <= count(coarsest) <= cap
+    if (k >= errors.size()) throw std::logic_error("mesh: threshold_for_cap called with a cap nothing exceeds");
+    const auto kth = errors.begin() + static_cast<std::ptrdiff_t>(k);
+    std::nth_element(errors.begin(), kth, errors.end(), std::greater<>());
+    return *kth;
   }
 
   // The triangle's vertex ids, counter-clockwise seen from +Y (z south):
@@ -129,6 +139,24 @@ class rtin {
     error_at(m) = std::max(error_at(m), e);
   }
 
+  // One visit of every triangle that some threshold reaches (see counter).
+  void collect(const triangle& t, int level, std::size_t& fixed, std::vector<double>& errors) const {
+    const place at = where(t);
+    if (at == place::outside) return;
+    if (level == 0) ++fixed;
+    if (level == m_depth) return;
+    const point m = mid(t.a, t.b);
+    const triangle first{t.c, t.a, m}, second{t.b, t.c, m};
+    if (at == place::inside) {
+      errors.push_back(error_at(m));
+    } else {
+      fixed += static_cast<std::size_t>(where(first) != place::outside) +
+               static_cast<std::size_t>(where(second) != place::outside) - 1;
+    }
+    collect(first, level + 1, fixed, errors);
+    collect(second, level + 1, fixed, errors);
+  }
+
   template <class Sink>
   void emit(const triangle& t, int level, double threshold, Sink& sink) const {
     const place at = where(t);
@@ -170,19 +198,8 @@ simplify_result simplify_to_error(const mesh_grid& grid, const std::vector<doubl
                                   std::to_string(fewest) + " for a " + std::to_string(grid.columns) + " x " +
                                   std::to_string(grid.rows) +
                                   " vertex grid (its coarsest mesh: every border vertex is kept so tiles meet)");
-    std::vector<double> levels = net.thresholds();
-    levels.erase(levels.begin(), std::upper_bound(levels.begin(), levels.end(), threshold));
-    levels.push_back(k_coarsest);
-    std::size_t lo = 0, hi = levels.size() - 1;  // count(levels[hi]) <= max_triangles
-    while (lo < hi) {
-      const std::size_t at = lo + (hi - lo) / 2;
-      if (net.count(levels[at]) <= max_triangles) {
-        hi = at;
-      } else {
-        lo = at + 1;
-      }
-    }
-    threshold = levels[hi];
+    threshold = net.threshold_for_cap(max_triangles);
+    if (net.count(threshold) > max_triangles) throw std::logic_error("mesh: the cap's threshold leaves too many");
     out.capped = true;
   }
   net.mesh(threshold, [&](const triangle& t) {
