@@ -51,7 +51,8 @@ with tempfile.TemporaryDirectory() as tmp:
         latencies = []
         for seed in range(1, saves + 1):
             time.sleep(0.3)  # a save at a time
-            latencies.append(wait_for(seed) - save(seed))
+            start = save(seed)
+            latencies.append(wait_for(seed) - start)
     finally:
         watch.send_signal(signal.SIGTERM)
         watch.wait(timeout=30)

@@ -93,9 +93,9 @@ class file_watch {
     for (const fs::path& name : {normal_path(file), ec ? fs::path() : target}) {
       if (name.empty() || !m_files.insert(name).second) continue;
       const fs::path dir = name.parent_path();
-      const int wd = ::inotify_add_watch(m_fd, dir.c_str(),
-                                         IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE |
-                                             IN_DELETE | IN_ONLYDIR);
+      const int wd = ::inotify_add_watch(
+          m_fd, dir.c_str(),
+          IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR);
       if (wd < 0) throw io_error("cannot watch the folder '" + dir.string() + "': " + std::strerror(errno));
       m_dirs[wd] = dir;
     }
@@ -196,10 +196,12 @@ void rebuild(const watch_options& o, file_watch& watch) {
           size = std::to_string(p.region().width) + "x" + std::to_string(p.region().height);
         },
         &timings);
+  } catch (const cancelled_error&) {
+    report_current_exception();  // "interrupted; nothing was written": the watch ends
+    return;
   } catch (...) {
     code = report_current_exception();
   }
-  if (interrupt_guard::requested()) return;  // the build said "interrupted"
   const double ms = timings.total_seconds() * 1e3;
   if (code == k_exit_ok) {
     std::fprintf(stderr, "%s ok %.1f ms: %s into %s\n", clock_time().c_str(), ms, size.c_str(),
@@ -219,8 +221,7 @@ int run_watch(const watch_options& o) {
   if (!o.source.vars_file.empty()) watch.add(o.source.vars_file);
   watch.ignore(fs::path(o.settings.out_dir) / "manifest.json");
   std::cerr << "landform: watching " << o.source.file
-            << (o.source.vars_file.empty() ? std::string() : " and " + o.source.vars_file)
-            << " (Ctrl-C stops)\n";
+            << (o.source.vars_file.empty() ? std::string() : " and " + o.source.vars_file) << " (Ctrl-C stops)\n";
   rebuild(o, watch);
   while (!interrupt_guard::requested()) {
     if (watch.wait(-1) == file_watch::wait_result::interrupted) break;
