@@ -152,6 +152,6 @@ TEST_CASE("cli watch: a preset folder that does not exist is an error", "[cli][w
   const temp_dir dir;
   const cli_result r = run_cli({"watch", (dir / "missing/p.json").string()});
   CHECK(r.exit_code == 1);
-  CHECK(r.err == "landform: error: cannot watch the folder '" + (dir / "missing").string() +
-                     "': No such file or directory\n");
+  CHECK(r.err ==
+        "landform: error: cannot watch the folder '" + (dir / "missing").string() + "': No such file or directory\n");
 }
