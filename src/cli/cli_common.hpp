@@ -70,13 +70,19 @@ using build_hook = std::function<void(const pipeline& p, const build_result& res
 int build_into(const nlohmann::json& preset, const std::filesystem::path& base_dir, const build_settings& o,
                const build_hook& after_run = {}, build_timings* timed = nullptr);
 
-/// The preset `build` and `watch` run: load_preset(source), then `target`
-/// (--target) replacing the preset's "target".
-nlohmann::json load_build_preset(const preset_source& source, const std::optional<std::string>& target);
+/// The engine choices of `build` and `watch`.
+struct target_options {
+  std::optional<std::string> target;  // --target: replaces the preset's "target"
+  bool snap = false;                  // --snap: `size` to the target's nearest legal size
+};
+
+/// The preset `build` and `watch` run: load_preset(source), then the target
+/// options (--target; --snap, which warns on stderr when it changes the size
+/// and throws preset_error without a target).
+nlohmann::json load_build_preset(const preset_source& source, const target_options& target);
 /// Adds the options `build` and `watch` share: -o, the preset edits,
-/// --max-seconds, --threads, --target, --strict and --clean.
-void add_build_options(CLI::App& cmd, preset_source& source, build_settings& settings,
-                       std::optional<std::string>& target);
+/// --max-seconds, --threads, --target, --snap, --strict and --clean.
+void add_build_options(CLI::App& cmd, preset_source& source, build_settings& settings, target_options& target);
 
 void setup_build(CLI::App& app);
 void setup_watch(CLI::App& app);

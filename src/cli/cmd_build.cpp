@@ -1,11 +1,12 @@
 // landform build [PRESET] [-o DIR] [--size N|WxH] [--seed N] [--set K=V]...
-//                [--target unity|unreal|godot] [--strict] [--clean] [--threads N] [--quiet] [--timings]
+//                [--target unity|unreal|godot] [--snap] [--strict] [--clean] [--threads N] [--quiet] [--timings]
 //                [--seeds FIRST..LAST | --seeds SEED,SEED,...]
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -21,6 +22,7 @@
 #include "landform/pipeline/engine_target.hpp"
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
+#include "landform/pipeline/preset_header.hpp"
 #include "seed_list.hpp"
 #include "seed_variants.hpp"
 
@@ -30,8 +32,8 @@ namespace {
 
 struct build_options {
   preset_source source;
-  std::optional<std::string> target;  // overrides the preset's "target"
-  std::optional<std::string> seeds;   // "A..B" or "A,B,C": one variant per seed
+  target_options target;
+  std::optional<std::string> seeds;  // "A..B" or "A,B,C": one variant per seed
   build_settings settings;
 };
 
@@ -185,14 +187,44 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
   return k_exit_ok;
 }
 
-json load_build_preset(const preset_source& source, const std::optional<std::string>& target) {
+namespace {
+
+// --snap: the preset's `size` to the nearest legal size of its target. A size
+// or target that is not valid is left for the preset's validation to report.
+void snap_size(json& preset) {
+  if (!preset.contains("target") || !preset["target"].is_string()) {
+    throw preset_error("--snap", "needs a target (--target unity|unreal|godot, or the preset's \"target\")");
+  }
+  const std::optional<engine_target> t = parse_engine_target(preset["target"].get<std::string>());
+  const json& size = preset.contains("size") ? preset["size"] : json();
+  auto side = [](const json& v) {
+    return v.is_number_integer() && v.get<std::int64_t>() > 0 && v.get<std::int64_t>() <= k_max_side;
+  };
+  int w = 0, h = 0;
+  if (side(size)) {
+    w = h = size.get<int>();
+  } else if (size.is_array() && size.size() == 2 && side(size[0]) && side(size[1])) {
+    w = size[0].get<int>();
+    h = size[1].get<int>();
+  }
+  if (!t || w == 0) return;
+  const auto [sw, sh] = snapped_size(*t, w, h);
+  if (sw == w && sh == h) return;
+  std::cerr << "landform: warning: --snap: " << w << "x" << h << " is not a " << engine_target_name(*t)
+            << " size; building " << sw << "x" << sh << '\n';
+  preset["size"] = sw == sh ? json(sw) : json::array({sw, sh});
+}
+
+}  // namespace
+
+json load_build_preset(const preset_source& source, const target_options& target) {
   json preset = load_preset(source);
-  if (target && preset.is_object()) preset["target"] = *target;
+  if (target.target) preset["target"] = *target.target;
+  if (target.snap) snap_size(preset);
   return preset;
 }
 
-void add_build_options(CLI::App& cmd, preset_source& source, build_settings& settings,
-                       std::optional<std::string>& target) {
+void add_build_options(CLI::App& cmd, preset_source& source, build_settings& settings, target_options& target) {
   cmd.add_option("-o,--out", settings.out_dir, "output directory, created if missing (default: out)")
       ->check([](const std::string& dir) { return dir.empty() ? std::string("must not be empty") : std::string(); });
   add_preset_edit_options(cmd, source);
@@ -200,9 +232,11 @@ void add_build_options(CLI::App& cmd, preset_source& source, build_settings& set
   cmd.add_option("--threads", settings.threads,
                  "worker threads, 0 = all cores, at most " + std::to_string(k_max_threads) + " (results are identical)")
       ->check(CLI::Range(0, k_max_threads));
-  cmd.add_option("--target", target,
+  cmd.add_option("--target", target.target,
                  "game engine the build is for (unity | unreal | godot; overrides the preset's \"target\"): "
                  "checks the size and outputs against the engine and warns");
+  cmd.add_flag("--snap", target.snap,
+               "with a target: change the size to the engine's nearest legal size (a warning says so)");
   cmd.add_flag("--strict", settings.strict, "with a target: its problems are errors (exit 2), not warnings");
   cmd.add_flag("--clean", settings.clean,
                "remove the files the previous build's manifest lists and this build does not write (only those)");

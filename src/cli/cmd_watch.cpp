@@ -1,5 +1,5 @@
 // landform watch PRESET [-o DIR] [--size N|WxH] [--seed N] [--set K=V]... [--var N=V]... [--vars FILE]
-//                [--target unity|unreal|godot] [--strict] [--clean] [--threads N] [--max-seconds N] [--quiet]
+//                [--target unity|unreal|godot] [--snap] [--strict] [--clean] [--threads N] [--max-seconds N] [--quiet]
 //
 // Builds the preset, then again each time it is saved, until Ctrl-C. Linux
 // inotify on the folders of the files the build reads (the preset, the
@@ -47,7 +47,7 @@ constexpr std::chrono::milliseconds k_signal_poll{250};
 
 struct watch_options {
   preset_source source;
-  std::optional<std::string> target;
+  target_options target;
   build_settings settings;
   bool quiet = false;  // the status lines only, without the timings
 };
