@@ -74,6 +74,12 @@ std::size_t count_lines(const std::string& err, const std::string& part) {
   return n;
 }
 
+// True once the watch says it stopped (bounded, so that a watch that does
+// not stop fails the test, and the harness kills it, instead of hanging).
+bool stops(const cli_process& watch) {
+  return wait_until([&] { return watch.err_so_far().find("landform: stopped watching\n") != std::string::npos; });
+}
+
 // Every file below `dir` but the preset p.json, with its bytes.
 std::map<std::string, std::vector<std::uint8_t>> outputs_in(const fs::path& dir) {
   std::map<std::string, std::vector<std::uint8_t>> files;
@@ -111,6 +117,7 @@ TEST_CASE("cli watch: rebuilds after a save, keeps the last good outputs after a
   CHECK(outputs_in(dir.path()) == good);
 
   watch.signal(SIGTERM);
+  REQUIRE(stops(watch));
   const cli_result r = watch.wait();
   INFO(r.err);
   CHECK(r.exit_code == 0);
@@ -141,6 +148,7 @@ TEST_CASE("cli watch: a save of the --vars file rebuilds; SIGINT exits 0", "[cli
   REQUIRE(wait_until([&] { return text_if_any(out / "manifest.json").find("\"seed\": 6") != std::string::npos; }));
 
   watch.signal(SIGINT);
+  REQUIRE(stops(watch));
   const cli_result r = watch.wait();
   INFO(r.err);
   CHECK(r.exit_code == 0);
