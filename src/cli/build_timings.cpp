@@ -33,11 +33,14 @@ output_timer build_timings::output_recorder(const pipeline& p) {
   };
 }
 
+double build_timings::total_seconds() const {
+  return seconds_between(m_start, std::chrono::steady_clock::now());
+}
+
 void build_timings::print(std::FILE* out) const {
   std::fprintf(out, "timings:\n");
   for (const auto& [label, seconds] : m_parts) std::fprintf(out, "%12.3f ms  %s\n", seconds * 1e3, label.c_str());
-  const double total = seconds_between(m_start, std::chrono::steady_clock::now());
-  std::fprintf(out, "%12.3f ms  total\n", total * 1e3);
+  std::fprintf(out, "%12.3f ms  total\n", total_seconds() * 1e3);
 }
 
 }  // namespace landform::cli

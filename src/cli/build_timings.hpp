@@ -33,6 +33,9 @@ class build_timings {
   /// "outputs[i] (map format) file".
   [[nodiscard]] output_timer output_recorder(const pipeline& p);
 
+  /// The wall time since construction.
+  [[nodiscard]] double total_seconds() const;
+
   /// Prints "timings:" then one line per part, "<ms> ms  <label>" with the
   /// milliseconds right-aligned to 3 decimals, and the total since
   /// construction, to `out`.

@@ -18,6 +18,8 @@ struct build_result;
 
 namespace landform::cli {
 
+class build_timings;
+
 /// Exit codes: the contract with scripts and build pipelines.
 inline constexpr int k_exit_ok = 0;
 inline constexpr int k_exit_runtime = 1;  // I/O and other runtime failures
@@ -63,11 +65,27 @@ using build_hook = std::function<void(const pipeline& p, const build_result& res
 
 /// Builds a preset (edits applied) into `o.out_dir`: outputs and
 /// manifest.json through a file transaction. Returns the exit code; throws
-/// preset_error, io_error or cancelled_error.
+/// preset_error, io_error or cancelled_error. With `timed`, the parts of the
+/// build are recorded there (whatever `o.timings`) for the caller to print.
 int build_into(const nlohmann::json& preset, const std::filesystem::path& base_dir, const build_settings& o,
-               const build_hook& after_run = {});
+               const build_hook& after_run = {}, build_timings* timed = nullptr);
+
+/// The engine choices of `build` and `watch`.
+struct target_options {
+  std::optional<std::string> target;  // --target: replaces the preset's "target"
+  bool snap = false;                  // --snap: `size` to the target's nearest legal size
+};
+
+/// The preset `build` and `watch` run: load_preset(source), then the target
+/// options (--target; --snap, which warns on stderr when it changes the size
+/// and throws preset_error without a target).
+nlohmann::json load_build_preset(const preset_source& source, const target_options& target);
+/// Adds the options `build` and `watch` share: -o, the preset edits,
+/// --max-seconds, --threads, --target, --snap, --strict and --clean.
+void add_build_options(CLI::App& cmd, preset_source& source, build_settings& settings, target_options& target);
 
 void setup_build(CLI::App& app);
+void setup_watch(CLI::App& app);
 void setup_tiles(CLI::App& app);
 void setup_validate(CLI::App& app);
 void setup_stages(CLI::App& app);

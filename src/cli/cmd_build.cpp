@@ -1,11 +1,12 @@
 // landform build [PRESET] [-o DIR] [--size N|WxH] [--seed N] [--set K=V]...
-//                [--target unity|unreal|godot] [--strict] [--clean] [--threads N] [--quiet] [--timings]
+//                [--target unity|unreal|godot] [--snap] [--strict] [--clean] [--threads N] [--quiet] [--timings]
 //                [--seeds FIRST..LAST | --seeds SEED,SEED,...]
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -21,6 +22,7 @@
 #include "landform/pipeline/engine_target.hpp"
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
+#include "landform/pipeline/preset_header.hpp"
 #include "seed_list.hpp"
 #include "seed_variants.hpp"
 
@@ -30,8 +32,8 @@ namespace {
 
 struct build_options {
   preset_source source;
-  std::optional<std::string> target;  // overrides the preset's "target"
-  std::optional<std::string> seeds;   // "A..B" or "A,B,C": one variant per seed
+  target_options target;
+  std::optional<std::string> seeds;  // "A..B" or "A,B,C": one variant per seed
   build_settings settings;
 };
 
@@ -119,9 +121,11 @@ void handle_stale_files(const build_settings& o, const std::vector<std::string>&
 }  // namespace
 
 int build_into(const json& preset, const std::filesystem::path& base_dir, const build_settings& o,
-               const build_hook& after_run) {
+               const build_hook& after_run, build_timings* timed) {
   const auto start = std::chrono::steady_clock::now();
-  build_timings timings;
+  build_timings own_timings;
+  build_timings& timings = timed != nullptr ? *timed : own_timings;
+  const bool timing = o.timings || timed != nullptr;
   const interrupt_guard interrupts;
   const pipeline p = pipeline::build(preset, base_dir);
   timings.mark("validate preset");
@@ -134,7 +138,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
     return !interrupt_guard::requested() && progress.update(stage, f);
   };
   run.stop_requested = [] { return interrupt_guard::requested(); };
-  if (o.timings) run.stage_timed = timings.stage_recorder(p);
+  if (timing) run.stage_timed = timings.stage_recorder(p);
   const build_result result = p.run_full(run);
   progress.finish();
   if (after_run) after_run(p, result);
@@ -142,7 +146,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
   warn_if_constant(h);
 
   const auto files =
-      encode_outputs(p, result, o.threads, run.stop_requested, o.timings ? timings.output_recorder(p) : output_timer());
+      encode_outputs(p, result, o.threads, run.stop_requested, timing ? timings.output_recorder(p) : output_timer());
   const json manifest = make_manifest(p, h, files, &result);
   const std::string manifest_text = manifest.dump(2) + "\n";
   // Everything is staged to temporary files first and renamed at the end, so
@@ -179,15 +183,69 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
     }
     std::fprintf(stderr, "\n");
   }
-  if (o.timings) timings.print(stderr);
+  if (o.timings && timed == nullptr) timings.print(stderr);
   return k_exit_ok;
 }
 
 namespace {
 
+// --snap: the preset's `size` to the nearest legal size of its target. A size
+// or target that is not valid is left for the preset's validation to report.
+void snap_size(json& preset) {
+  if (!preset.contains("target") || !preset["target"].is_string()) {
+    throw preset_error("--snap", "needs a target (--target unity|unreal|godot, or the preset's \"target\")");
+  }
+  const std::optional<engine_target> t = parse_engine_target(preset["target"].get<std::string>());
+  const json& size = preset.contains("size") ? preset["size"] : json();
+  auto side = [](const json& v) {
+    return v.is_number_integer() && v.get<std::int64_t>() > 0 && v.get<std::int64_t>() <= k_max_side;
+  };
+  int w = 0, h = 0;
+  if (side(size)) {
+    w = h = size.get<int>();
+  } else if (size.is_array() && size.size() == 2 && side(size[0]) && side(size[1])) {
+    w = size[0].get<int>();
+    h = size[1].get<int>();
+  }
+  if (!t || w == 0) return;
+  const auto [sw, sh] = snapped_size(*t, w, h);
+  if (sw == w && sh == h) return;
+  std::cerr << "landform: warning: --snap: " << w << "x" << h << " is not a " << engine_target_name(*t)
+            << " size; building " << sw << "x" << sh << '\n';
+  preset["size"] = sw == sh ? json(sw) : json::array({sw, sh});
+}
+
+}  // namespace
+
+json load_build_preset(const preset_source& source, const target_options& target) {
+  json preset = load_preset(source);
+  if (target.target) preset["target"] = *target.target;
+  if (target.snap) snap_size(preset);
+  return preset;
+}
+
+void add_build_options(CLI::App& cmd, preset_source& source, build_settings& settings, target_options& target) {
+  cmd.add_option("-o,--out", settings.out_dir, "output directory, created if missing (default: out)")
+      ->check([](const std::string& dir) { return dir.empty() ? std::string("must not be empty") : std::string(); });
+  add_preset_edit_options(cmd, source);
+  add_max_seconds_option(cmd, settings.max_seconds);
+  cmd.add_option("--threads", settings.threads,
+                 "worker threads, 0 = all cores, at most " + std::to_string(k_max_threads) + " (results are identical)")
+      ->check(CLI::Range(0, k_max_threads));
+  cmd.add_option("--target", target.target,
+                 "game engine the build is for (unity | unreal | godot; overrides the preset's \"target\"): "
+                 "checks the size and outputs against the engine and warns");
+  cmd.add_flag("--snap", target.snap,
+               "with a target: change the size to the engine's nearest legal size (a warning says so)");
+  cmd.add_flag("--strict", settings.strict, "with a target: its problems are errors (exit 2), not warnings");
+  cmd.add_flag("--clean", settings.clean,
+               "remove the files the previous build's manifest lists and this build does not write (only those)");
+}
+
+namespace {
+
 int run_build(const build_options& o) {
-  json preset = load_preset(o.source);
-  if (o.target && preset.is_object()) preset["target"] = *o.target;
+  const json preset = load_build_preset(o.source, o.target);
   if (o.seeds) return build_seed_variants(preset, preset_folder(o.source), o.settings, parse_seed_list(*o.seeds));
   return build_into(preset, preset_folder(o.source), o.settings);
 }
@@ -198,20 +256,7 @@ void setup_build(CLI::App& app) {
   auto options = std::make_shared<build_options>();
   CLI::App* cmd = app.add_subcommand("build", "run a preset and write its outputs and manifest.json");
   cmd->add_option("preset", options->source.file, "preset JSON file (default: the built-in default preset)");
-  cmd->add_option("-o,--out", options->settings.out_dir, "output directory, created if missing (default: out)")
-      ->check([](const std::string& dir) { return dir.empty() ? std::string("must not be empty") : std::string(); });
-  add_preset_edit_options(*cmd, options->source);
-  add_max_seconds_option(*cmd, options->settings.max_seconds);
-  cmd->add_option(
-         "--threads", options->settings.threads,
-         "worker threads, 0 = all cores, at most " + std::to_string(k_max_threads) + " (results are identical)")
-      ->check(CLI::Range(0, k_max_threads));
-  cmd->add_option("--target", options->target,
-                  "game engine the build is for (unity | unreal | godot; overrides the preset's \"target\"): "
-                  "checks the size and outputs against the engine and warns");
-  cmd->add_flag("--strict", options->settings.strict, "with a target: its problems are errors (exit 2), not warnings");
-  cmd->add_flag("--clean", options->settings.clean,
-                "remove the files the previous build's manifest lists and this build does not write (only those)");
+  add_build_options(*cmd, options->source, options->settings, options->target);
   cmd->add_flag("-q,--quiet", options->settings.quiet, "print nothing on success (warnings still go to stderr)");
   cmd->add_option("--seeds", options->seeds,
                   "build one variant per seed into OUT/seed-N/, FIRST..LAST or SEED,SEED,... (at most " +

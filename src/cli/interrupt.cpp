@@ -7,6 +7,7 @@ namespace landform::cli {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
+int g_guards = 0;  // interrupt_guard objects alive (main thread only)
 
 extern "C" void on_signal(int number) {
   g_signal = number;
@@ -27,6 +28,7 @@ sigset_t interrupt_signals() {
 }  // namespace
 
 interrupt_guard::interrupt_guard() {
+  if (g_guards++ > 0) return;
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
@@ -37,6 +39,7 @@ interrupt_guard::interrupt_guard() {
 }
 
 interrupt_guard::~interrupt_guard() {
+  if (--g_guards > 0) return;
   sigaction(SIGINT, &g_previous_int, nullptr);
   sigaction(SIGTERM, &g_previous_term, nullptr);
   sigaction(SIGHUP, &g_previous_hup, nullptr);

@@ -10,6 +10,8 @@
 namespace landform::cli {
 
 /// Installs the SIGINT/SIGTERM/SIGHUP handlers for the lifetime of the object.
+/// Guards nest (`watch` holds one around the builds that hold their own): only
+/// the outermost installs the handlers and restores the previous ones.
 class interrupt_guard {
  public:
   interrupt_guard();
@@ -30,6 +32,10 @@ class signal_block {
   ~signal_block();
   signal_block(const signal_block&) = delete;
   signal_block& operator=(const signal_block&) = delete;
+
+  /// The mask before the block: for ppoll(2), which waits with the signals
+  /// let through and so cannot miss one that arrives just before it waits.
+  [[nodiscard]] const sigset_t& previous() const { return m_previous; }
 
  private:
   sigset_t m_previous{};

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     return std::string("landform: error: ") + e.what() + " (see landform --help)\n";
   });
   landform::cli::setup_build(app);
+  landform::cli::setup_watch(app);
   landform::cli::setup_validate(app);
   landform::cli::setup_stages(app);
   landform::cli::setup_outputs(app);
@@ -28,7 +29,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
     std::cerr << "landform: error: unknown command \"" << argv[1]
-              << "\"; commands: build, validate, stages, outputs, schema, tiles\n";
+              << "\"; commands: build, watch, validate, stages, outputs, schema, tiles\n";
     return landform::cli::k_exit_usage;
   }
   try {

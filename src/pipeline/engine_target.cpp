@@ -196,6 +196,25 @@ std::vector<int> nearest_legal_sides(engine_target t, int side) {
   return out;
 }
 
+std::pair<int, int> snapped_size(engine_target t, int width, int height) {
+  auto nearest = [t](int side) {
+    const std::vector<int> sides = nearest_legal_sides(t, side);
+    return sides.size() == 2 && side - sides[0] < sides[1] - side ? sides[0] : sides.back();
+  };
+  const int square = nearest(std::max(width, height));
+  switch (t) {
+    case engine_target::unity:
+      return {square, square};
+    case engine_target::unreal: {
+      const int w = nearest(width), h = nearest(height);
+      if (unreal_landscape_layout(w, h)) return {w, h};
+      return {square, square};
+    }
+    default:
+      return {nearest(width), nearest(height)};
+  }
+}
+
 const std::vector<int>& unreal_recommended_sides() {
   static const std::vector<int> sides = {127, 253, 505, 1009, 2017, 4033, 8129};
   return sides;

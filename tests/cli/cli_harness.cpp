@@ -116,6 +116,10 @@ void cli_process::signal(int signal_number) const {
   REQUIRE(::kill(m_pid, signal_number) == 0);
 }
 
+std::string cli_process::err_so_far() const {
+  return read_text(m_capture / "stderr");
+}
+
 cli_result cli_process::wait() {
   REQUIRE(m_pid > 0);
   int status = 0;

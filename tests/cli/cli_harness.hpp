@@ -39,6 +39,8 @@ class cli_process {
 
   /// Sends `signal_number` to the process.
   void signal(int signal_number) const;
+  /// What the process has written to stderr so far (it keeps running).
+  [[nodiscard]] std::string err_so_far() const;
   /// Waits for the end and returns what it produced.
   cli_result wait();
 

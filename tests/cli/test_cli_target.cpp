@@ -96,3 +96,24 @@ TEST_CASE("cli target: an illegal size warns, or with --strict fails with exit 2
   INFO(overridden.err);
   CHECK(overridden.exit_code == 0);
 }
+
+TEST_CASE("cli target: --snap builds the nearest legal size, with a warning", "[cli][engine]") {
+  const temp_dir dir;
+  const cli_result r = build({"--target", "unity", "--strict", "--snap", "--size", "500"}, dir / "out");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err == "landform: warning: --snap: 500x500 is not a unity size; building 513x513\n");
+  const json m = json::parse(landform_test::read_text(dir / "out" / "manifest.json"));
+  CHECK(m.at("size") == json({513, 513}));
+  CHECK(m.at("import").at("unity").at("size_legal") == true);
+
+  const cli_result legal = build({"--target", "unity", "--snap", "--size", "257"}, dir / "legal");
+  CHECK(legal.exit_code == 0);
+  CHECK(legal.err.empty());
+
+  const cli_result none = build({"--snap", "--size", "500"}, dir / "none");
+  CHECK(none.exit_code == 2);
+  CHECK(none.err ==
+        "landform: error: --snap: needs a target (--target unity|unreal|godot, or the preset's \"target\")\n");
+  CHECK_FALSE(fs::exists(dir / "none"));
+}

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "landform/pipeline/engine_target.hpp"
@@ -83,6 +84,30 @@ TEST_CASE("godot (Terrain3D): any size up to 16384", "[pipeline][engine]") {
   CHECK(is_legal_side(engine_target::godot, 16384));
   CHECK(!is_legal_side(engine_target::godot, 16385));
   CHECK(nearest_legal_sides(engine_target::godot, 20000) == std::vector<int>{16384});
+}
+
+TEST_CASE("snapped_size: the nearest legal size of each engine (--snap)", "[pipeline][engine]") {
+  using size = std::pair<int, int>;
+  CHECK(snapped_size(engine_target::unity, 513, 513) == size{513, 513});
+  CHECK(snapped_size(engine_target::unity, 512, 512) == size{513, 513});
+  CHECK(snapped_size(engine_target::unity, 300, 200) == size{257, 257});  // the larger side, squared
+  CHECK(snapped_size(engine_target::unity, 385, 10) == size{513, 513});   // 257 and 513 tie: the larger
+  CHECK(snapped_size(engine_target::unity, 10, 10) == size{33, 33});
+  CHECK(snapped_size(engine_target::unity, 9000, 9000) == size{4097, 4097});
+  CHECK(snapped_size(engine_target::unreal, 512, 512) == size{511, 511});  // "nearest: 511 or 528"
+  CHECK(snapped_size(engine_target::unreal, 505, 253) == size{505, 253});
+  CHECK(snapped_size(engine_target::godot, 20000, 300) == size{16384, 300});
+  for (const engine_target t : {engine_target::unity, engine_target::unreal, engine_target::godot}) {
+    for (const int w : {1, 100, 500, 1000, 3000, 9000}) {
+      for (const int h : {1, 120, 700, 5000}) {
+        const auto [sw, sh] = snapped_size(t, w, h);
+        INFO(engine_target_name(t) << " " << w << "x" << h << " -> " << sw << "x" << sh);
+        CHECK((is_legal_side(t, sw) && is_legal_side(t, sh)));
+        if (t == engine_target::unity) CHECK(sw == sh);
+        if (t == engine_target::unreal) CHECK(unreal_landscape_layout(sw, sh).has_value());
+      }
+    }
+  }
 }
 
 TEST_CASE("unity target on game-terrain: legal at 513, a one-line error naming 257 or 513 at 512",

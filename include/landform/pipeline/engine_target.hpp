@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "landform/core/error.hpp"
@@ -37,6 +38,12 @@ std::string engine_target_name(engine_target t);
 /// The legal sides closest to `side`: the largest below and the smallest
 /// above (one of them when `side` is outside the range; `side` itself if legal).
 [[nodiscard]] std::vector<int> nearest_legal_sides(engine_target t, int side);
+
+/// The legal size nearest to width x height (`--snap`): each side to its
+/// nearest legal side (on a tie the larger); for unity, square at the side
+/// nearest to the larger one; for unreal, square likewise when no section size
+/// fits both snapped sides. Returns the size itself when it is legal.
+[[nodiscard]] std::pair<int, int> snapped_size(engine_target t, int width, int height);
 
 /// Unreal's recommended landscape sizes (Landscape Technical Guide): 127, 253,
 /// 505, 1009, 2017, 4033, 8129.
