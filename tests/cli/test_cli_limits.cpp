@@ -15,9 +15,9 @@ using landform_test::list_tree;
 using landform_test::run_cli;
 using landform_test::temp_dir;
 
-// 100,000 faults over 16384^2 cells: about 16 hours on one core.
+// 100 droplets per cell over 16384^2 cells: about a day on one core.
 const std::string k_hours_preset = R"({"landform": 1, "size": 16384,
-  "stages": [{"type": "fault_line", "iterations": 100000}],
+  "stages": [{"type": "hydraulic_erosion", "droplets_per_cell": 100}],
   "outputs": [{"map": "height", "format": "png16", "file": "h.png"}]})";
 
 }  // namespace
@@ -28,7 +28,7 @@ TEST_CASE("cli: validate warns about a preset estimated to run for hours", "[cli
   const cli_result r = run_cli({"validate", preset.string()});
   INFO(r.err);
   CHECK(r.exit_code == 0);
-  CHECK(r.err.rfind("landform: warning: stages[0] (fault_line): estimated run time ", 0) == 0);
+  CHECK(r.err.rfind("landform: warning: stages[0] (hydraulic_erosion): estimated run time ", 0) == 0);
   CHECK(r.err.find(" h on one core") != std::string::npos);
 }
 
@@ -41,7 +41,7 @@ TEST_CASE("cli: --max-seconds refuses a long preset with exit 2 and writes nothi
     const cli_result r = run_cli(args);
     INFO(r.err);
     CHECK(r.exit_code == 2);
-    CHECK(r.err.find("landform: error: stages[0] (fault_line): estimated run time ") == 0);
+    CHECK(r.err.find("landform: error: stages[0] (hydraulic_erosion): estimated run time ") == 0);
     CHECK(r.err.find("more than --max-seconds 60") != std::string::npos);
   }
   CHECK(list_tree(dir.path()) == std::vector<std::string>{"p.json"});
