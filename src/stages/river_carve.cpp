@@ -116,42 +116,39 @@ void smooth_line(std::vector<std::array<double, 2>>& points, int passes) {
 
 }  // namespace
 
-void apply_river_carve(heightfield& h, const river_carve_params& p, const stage_context& ctx,
-                       river_carve_report* report) {
-  const int w = h.width(), ht = h.height();
-  const std::size_t n = h.size();
-  if (n == 0) return;
-  const std::vector<float>* precipitation = nullptr;
-  if (!p.precipitation_layer.empty()) {
-    precipitation = ctx.read_layer(p.precipitation_layer);
-    if (!precipitation || precipitation->size() != n) {
-      throw std::invalid_argument("river_carve.precipitation_layer: \"" + p.precipitation_layer +
-                                  "\" is not a layer written by an earlier stage");
-    }
+namespace {
+
+// What the steps after the water share.
+struct carve_state {
+  const river_carve_params& p;
+  const water_maps& water;
+  const water_routing& routing;
+  double scale, sea_level, cell_size;
+  std::vector<double> floor, bed;  // height units, per river cell
+
+  // True when the receiver of c is a river cell (c is not its own receiver).
+  [[nodiscard]] bool river_to(std::uint32_t c) const {
+    const std::uint32_t r = routing.graph.receiver[c];
+    return r != c && water.is_river[r] != 0;
   }
-  const double scale = ctx.height_scale;
-  const double sea_level = ctx.sea_level.value_or(0.0);
-  const double cell_size = h.placement().cell_size;
-  // 1. The water of the input.
-  water_routing routing;
-  const water_maps water = compute_water(h, scale, p.params(sea_level, precipitation), ctx.nthreads, &routing);
-  ctx.progress(0.5);
-  ctx.check_stop();
+  void find_beds();
+  void carve_channels(std::vector<double>& carve, const float* input, int width, int height) const;
+  void drain(std::vector<float>& out) const;
+};
+
+// 2. Beds. The floor, receivers first: the level the river ends in, plus the
+// grade per cell upstream of its mouth; then the running minimum of the
+// targets, upstream first, then the floor.
+void carve_state::find_beds() {
+  const std::size_t n = water.is_river.size();
+  const double grade = k_grade_m / scale;
+  floor.assign(n, -std::numeric_limits<double>::infinity());
+  bed.assign(n, std::numeric_limits<double>::infinity());
   const std::vector<std::uint32_t>& stack = routing.graph.stack;
   const std::vector<std::uint32_t>& receiver = routing.graph.receiver;
-  const auto river_to = [&](std::uint32_t c) {
-    const std::uint32_t r = receiver[c];
-    return r != c && water.is_river[r] != 0;
-  };
-  // 2. Beds. The floor, receivers first: the level the river ends in, plus
-  // the grade per cell upstream of its mouth.
-  const double grade = k_grade_m / scale;
-  const double no_floor = -std::numeric_limits<double>::infinity();
-  std::vector<double> floor(n, no_floor), bed(n, std::numeric_limits<double>::infinity());
   for (const std::uint32_t c : stack) {
-    if (!water.is_river[c]) continue;
     const std::uint32_t r = receiver[c];
-    if (r == c) continue;  // the map edge
+    if (!water.is_river[c] || r == c) continue;  // r == c: the map edge
     if (water.is_river[r]) {
       floor[c] = floor[r] + grade;
     } else if (water.ocean[r]) {
@@ -162,7 +159,6 @@ void apply_river_carve(heightfield& h, const river_carve_params& p, const stage_
       floor[c] = routing.filled[r] + grade;
     }
   }
-  // The running minimum of the targets, upstream first, then the floor.
   for (std::size_t i = n; i-- > 0;) {
     const std::uint32_t c = stack[i];
     if (!water.is_river[c]) continue;
@@ -173,12 +169,15 @@ void apply_river_carve(heightfield& h, const river_carve_params& p, const stage_
   for (std::size_t c = 0; c < n; ++c) {
     if (water.is_river[c]) bed[c] = std::max(bed[c], floor[c]);
   }
-  // 3. and 4. Centrelines and cross sections.
+}
+
+// 3. and 4. Centrelines and cross sections: the minimum over pieces.
+void carve_state::carve_channels(std::vector<double>& carve, const float* input, int width, int height) const {
+  const double grade = k_grade_m / scale;
   const double min_half = p.min_width / 2.0;
   const double bank_cells = p.bank_m / cell_size;
-  std::vector<double> carve(n, std::numeric_limits<double>::infinity());
-  const auto cell_of = [w](const std::array<double, 2>& pt) {
-    return static_cast<std::size_t>(pt[1]) * static_cast<std::size_t>(w) + static_cast<std::size_t>(pt[0]);
+  const auto cell_of = [width](const std::array<double, 2>& pt) {
+    return static_cast<std::size_t>(pt[1]) * static_cast<std::size_t>(width) + static_cast<std::size_t>(pt[0]);
   };
   const auto on_cell = [](const std::array<double, 2>& pt) {
     return pt[0] == std::floor(pt[0]) && pt[1] == std::floor(pt[1]);
@@ -208,25 +207,58 @@ void apply_river_carve(heightfield& h, const river_carve_params& p, const stage_
       piece.depth_a = std::max(0.0, static_cast<double>(s.surface[k]) - beds[k]);
       piece.depth_b = std::max(0.0, static_cast<double>(s.surface[k + 1]) - beds[k + 1]);
       piece.half_width = std::max(min_half, p.width_scale * static_cast<double>(s.widths[k]) / 2.0 / cell_size);
-      stamp_piece(carve, h.data(), w, ht, piece, bank_cells, p.profile);
+      stamp_piece(carve, input, width, height, piece, bank_cells, p.profile);
     }
   }
-  ctx.check_stop();
-  std::vector<float> out(h.data(), h.data() + n);
-  for (std::size_t c = 0; c < n; ++c) {
-    if (carve[c] < static_cast<double>(out[c])) out[c] = std::min(out[c], static_cast<float>(carve[c]));
-  }
-  // 5. Strictly falling channels, upstream first: each receiver just below
-  // its donor, but not below its floor.
-  for (std::size_t i = n; i-- > 0;) {
+}
+
+// 5. Strictly falling channels, upstream first: each receiver just below its
+// donor, but not below its floor.
+void carve_state::drain(std::vector<float>& out) const {
+  const std::vector<std::uint32_t>& stack = routing.graph.stack;
+  for (std::size_t i = stack.size(); i-- > 0;) {
     const std::uint32_t c = stack[i];
     if (!water.is_river[c] || !river_to(c)) continue;
-    const std::uint32_t r = receiver[c];
+    const std::uint32_t r = routing.graph.receiver[c];
     const float below = std::nextafter(out[c], -std::numeric_limits<float>::infinity());
     auto lowest = static_cast<float>(floor[r]);
     if (static_cast<double>(lowest) < floor[r]) lowest = std::nextafter(lowest, std::numeric_limits<float>::infinity());
     out[r] = std::min(out[r], std::max(below, lowest));
   }
+}
+
+}  // namespace
+
+void apply_river_carve(heightfield& h, const river_carve_params& p, const stage_context& ctx,
+                       river_carve_report* report) {
+  const std::size_t n = h.size();
+  if (n == 0) return;
+  const std::vector<float>* precipitation = nullptr;
+  if (!p.precipitation_layer.empty()) {
+    precipitation = ctx.read_layer(p.precipitation_layer);
+    if (!precipitation || precipitation->size() != n) {
+      throw std::invalid_argument("river_carve.precipitation_layer: \"" + p.precipitation_layer +
+                                  "\" is not a layer written by an earlier stage");
+    }
+  }
+  const double scale = ctx.height_scale;
+  const double sea_level = ctx.sea_level.value_or(0.0);
+  const double cell_size = h.placement().cell_size;
+  // 1. The water of the input.
+  water_routing routing;
+  const water_maps water = compute_water(h, scale, p.params(sea_level, precipitation), ctx.nthreads, &routing);
+  ctx.progress(0.5);
+  ctx.check_stop();
+  carve_state state{p, water, routing, scale, sea_level, cell_size, {}, {}};
+  state.find_beds();
+  std::vector<double> carve(n, std::numeric_limits<double>::infinity());
+  state.carve_channels(carve, h.data(), h.width(), h.height());
+  ctx.check_stop();
+  std::vector<float> out(h.data(), h.data() + n);
+  for (std::size_t c = 0; c < n; ++c) {
+    if (carve[c] < static_cast<double>(out[c])) out[c] = std::min(out[c], static_cast<float>(carve[c]));
+  }
+  state.drain(out);
   river_carve_report r;
   for (std::size_t c = 0; c < n; ++c) {
     r.river_cells += water.is_river[c];

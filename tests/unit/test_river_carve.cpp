@@ -110,8 +110,7 @@ TEST_CASE("river_carve: on a valley the channel lies on the axis and its centre 
   CHECK(off_axis * 5 < on_axis);
 }
 
-TEST_CASE("river_carve: never raises a cell, beds never rise downstream, no new closed depression",
-          "[river_carve]") {
+TEST_CASE("river_carve: never raises a cell, beds never rise downstream, no new closed depression", "[river_carve]") {
   const heightfield before = heights_of(json::parse(k_terrain));
   const int w = before.width(), h = before.height();
   const double scale = 400.0;
@@ -143,7 +142,8 @@ TEST_CASE("river_carve: never raises a cell, beds never rise downstream, no new 
       const std::uint32_t r = routing.graph.receiver[c];
       if (!water.is_river[c] || r == c || !water.is_river[r]) continue;
       ++steps;
-      max_rise = std::max(max_rise, (static_cast<double>(after.data()[r]) - static_cast<double>(after.data()[c])) * scale);
+      max_rise =
+          std::max(max_rise, (static_cast<double>(after.data()[r]) - static_cast<double>(after.data()[c])) * scale);
     }
     WARN("river steps " << steps << ", max bed rise downstream " << max_rise << " m");
     CHECK(steps > 200);

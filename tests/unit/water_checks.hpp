@@ -95,7 +95,8 @@ inline std::vector<double> fill_depth(const std::vector<float>& z, int w, int h)
   while (!open.empty()) {
     const auto [l, c] = open.top();
     open.pop();
-    const int cx = static_cast<int>(c % static_cast<std::size_t>(w)), cy = static_cast<int>(c / static_cast<std::size_t>(w));
+    const int cx = static_cast<int>(c % static_cast<std::size_t>(w)),
+              cy = static_cast<int>(c / static_cast<std::size_t>(w));
     for (int dy = -1; dy <= 1; ++dy) {
       for (int dx = -1; dx <= 1; ++dx) {
         const int x = cx + dx, y = cy + dy;

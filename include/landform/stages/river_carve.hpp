@@ -36,7 +36,7 @@ struct river_carve_params : water_output_options {
 
 /// What apply_river_carve() did.
 struct river_carve_report {
-  std::size_t river_cells = 0;  ///< river cells of the water before carving
+  std::size_t river_cells = 0;   ///< river cells of the water before carving
   std::size_t carved_cells = 0;  ///< cells lowered
   double volume_m3 = 0.0;        ///< material removed
   double max_depth_m = 0.0;      ///< deepest cut below the input
@@ -63,8 +63,8 @@ struct river_carve_report {
 ///    passes of a [1 2 1] / 4 filter on its interior vertices (ends fixed, so
 ///    confluences stay joined): no D8 zigzag.
 /// 4. Cross section: for each piece of a line, each cell at distance r from
-///    it (cells; t the position along the piece, the bed (extrapolated up the piece's slope before its start) and depth D =
-///    surface - bed interpolated at t) gets z(r) = bed + D (r / hw)^2
+///    it (cells; t the position along the piece, the bed (extrapolated up the piece's slope before its start) and depth
+///    D = surface - bed interpolated at t) gets z(r) = bed + D (r / hw)^2
 ///    (`parabolic`) or bed (`flat`) inside the half-width hw = max(width_scale
 ///    w / 2, min_width / 2 cells), then from the channel's edge height up to
 ///    the terrain over `bank_m` by smoothstep. Pieces combine by minimum and
