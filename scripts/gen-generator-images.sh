@@ -83,6 +83,8 @@ mkdir -p "$img/stages"
     image) stage='{"type":"image","path":"docs/img/value-noise.png"}' ;;
     # 128 cells of 1 m and 1 m of relief: K and D scaled to the tiny map, then stretched to [0, 1].
     stream_power_erosion) stage='{"type":"stream_power_erosion","erodibility":2e-3,"diffusivity":0.0005,"time_step":200,"duration":20000},{"type":"normalize","mode":"min_max"}' ;;
+    # 128 cells of 1 m: rivers from 0.0005 km^2 (500 cells), channels 3 cells wide, 20 x d(Q) deep.
+    river_carve) stage='{"type":"river_carve","river_area":0.0005,"depth_scale":20,"bank_m":3}' ;;
     *) stage="{\"type\":\"$name\"}" ;;
   esac
   if [ "$category" = generator ]; then

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include "landform/derive/flow.hpp"
 #include "landform/derive/flow_routing.hpp"
@@ -321,7 +322,8 @@ std::vector<std::uint8_t> find_ocean(const heightfield& h, double sea_level) {
   return find_ocean(h.data(), h.width(), h.height(), sea_level);
 }
 
-water_maps compute_water(const heightfield& h, double height_scale, const water_params& p, int nthreads) {
+water_maps compute_water(const heightfield& h, double height_scale, const water_params& p, int nthreads,
+                         water_routing* routing) {
   water_maps w;
   w.width = h.width();
   w.height = h.height();
@@ -336,6 +338,10 @@ water_maps compute_water(const heightfield& h, double height_scale, const water_
   s.route_discharge();
   s.find_rivers();
   s.trace_network();
+  if (routing) {
+    routing->filled = std::move(s.filled);
+    routing->graph = std::move(s.graph);
+  }
   return w;
 }
 

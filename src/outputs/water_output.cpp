@@ -7,60 +7,7 @@
 namespace landform {
 
 const param_schema<water_output_options>& water_output_options::schema() {
-  using P = water_output_options;
-  static const auto s =
-      param_schema<P>()
-          .number("min_depth", &P::min_depth)
-          .unit("m")
-          .range(between(0, 1e4))
-          .doc("a lake is kept when its deepest point reaches this depth below the spill height")
-          .effect("higher = only deep lakes; shallow puddles in noisy terrain disappear")
-          .number("min_area", &P::min_area)
-          .unit("m^2")
-          .range(between(0, 1e12))
-          .doc("a lake is kept when its surface covers at least this area")
-          .effect("higher = fewer, larger lakes")
-          .number("precipitation", &P::precipitation)
-          .unit("mm/yr")
-          .range(between(0, 2e4))
-          .doc("rain over every cell (times precipitation_layer when given)")
-          .effect("higher = more discharge: wider, deeper rivers; with a discharge threshold, more of them")
-          .layer("precipitation_layer", &P::precipitation_layer)
-          .doc("layer multiplying precipitation cell by cell (e.g. noise written with target); empty = uniform")
-          .effect("rivers are larger downstream of wet areas")
-          .number("evaporation", &P::evaporation)
-          .unit("mm/yr")
-          .range(between(0, 2e4))
-          .doc("evaporation over lake surfaces; a lake whose inflow is below area x evaporation stays dry")
-          .effect("higher = arid: closed basins become dry salt flats and their rivers end there")
-          .number("river_area", &P::river_area)
-          .unit("km^2")
-          .range(above_to(0, 1e6))
-          .doc("drainage area at which a river begins (resolution independent)")
-          .effect("lower = a denser network with more small tributaries")
-          .number("river_discharge", &P::river_discharge)
-          .unit("m^3/s")
-          .range(between(0, 1e7))
-          .doc("when > 0, a river begins where the discharge reaches this instead of river_area")
-          .effect("lower = more rivers; ties the network to precipitation")
-          .number("width_a", &P::width_a)
-          .unit("m (m^3/s)^-b")
-          .range(above_to(0, 1000))
-          .doc("hydraulic geometry w = a Q^b (Leopold and Maddock 1953)")
-          .effect("higher = wider rivers everywhere")
-          .number("width_b", &P::width_b)
-          .range(between(0, 1))
-          .doc("width exponent b (about 0.5 downstream)")
-          .effect("higher = widths grow faster downstream")
-          .number("depth_c", &P::depth_c)
-          .unit("m (m^3/s)^-f")
-          .range(above_to(0, 100))
-          .doc("hydraulic geometry depth d = c Q^f")
-          .effect("higher = deeper rivers (river_depth)")
-          .number("depth_f", &P::depth_f)
-          .range(between(0, 1))
-          .doc("depth exponent f (about 0.4)")
-          .effect("higher = depths grow faster downstream");
+  static const auto s = water_parameters(param_schema<water_output_options>());
   return s;
 }
 
@@ -70,12 +17,17 @@ std::vector<std::string> water_output_options::layers_read() const {
 }
 
 water_params water_output_options::params(const output_context& ctx) const {
+  return params(ctx.sea_level.value_or(0.0),
+                precipitation_layer.empty() ? nullptr : ctx.layers.find(precipitation_layer));
+}
+
+water_params water_output_options::params(double sea_level, const std::vector<float>* precipitation_factor) const {
   water_params p;
-  p.sea_level = ctx.sea_level.value_or(0.0);
+  p.sea_level = sea_level;
   p.min_depth = min_depth;
   p.min_area = min_area;
   p.precipitation = precipitation;
-  p.precipitation_layer = precipitation_layer.empty() ? nullptr : ctx.layers.find(precipitation_layer);
+  p.precipitation_layer = precipitation_factor;
   p.evaporation = evaporation;
   p.river_area = river_area * 1e6;
   p.river_discharge = river_discharge;

@@ -147,6 +147,14 @@ TEST_CASE("cli: an out-of-range value names the path, the value and the rule", "
   CHECK(single_error_line(r) == "landform: error: stages[1] (perturb).magnitude: -3 is below the minimum 0");
 }
 
+TEST_CASE("cli: a river_carve parameter out of range is a preset error (exit 2)", "[cli][errors][river_carve]") {
+  const cli_result r = build_fails(
+      edited("{\"type\": \"perturb\", \"magnitude\": 4}",
+             "{\"type\": \"perturb\", \"magnitude\": 4},\n    {\"type\": \"river_carve\", \"depth_scale\": -1}"),
+      2);
+  CHECK(single_error_line(r) == "landform: error: stages[2] (river_carve).depth_scale: -1 is below the minimum 0");
+}
+
 TEST_CASE("cli: every problem of a preset is reported, one line each", "[cli][errors]") {
   std::string text = edited("\"magnitude\": 4", "\"magnitude\": -3");
   const std::string from = "\"feature_size\": 20";

@@ -19,6 +19,7 @@
 #include "landform/outputs/water_output.hpp"
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
+#include "water_checks.hpp"
 
 using namespace landform;
 
@@ -246,34 +247,6 @@ TEST_CASE("water: a river follows the valley axis, discharge = precipitation x c
   CHECK(m.network[0].strahler == 1);
 }
 
-namespace {
-
-// Cells within half a river's width of a parsed GeoJSON network (the mask's
-// 0.5 contour), in grid cells.
-std::vector<std::uint8_t> rasterise(const json& fc, int w, int h, double cs) {
-  std::vector<std::uint8_t> out(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), 0);
-  for (const auto& feature : fc["features"]) {
-    const auto& coords = feature["geometry"]["coordinates"];
-    const auto& widths = feature["properties"]["widths_m"];
-    for (std::size_t k = 0; k + 1 < coords.size(); ++k) {
-      const double ax = coords[k][0].get<double>() / cs, ay = -coords[k][1].get<double>() / cs;
-      const double bx = coords[k + 1][0].get<double>() / cs, by = -coords[k + 1][1].get<double>() / cs;
-      const double half = widths[k].get<double>() / 2.0 / cs;
-      for (int y = 0; y < h; ++y) {
-        for (int x = 0; x < w; ++x) {
-          const double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
-          const double t = std::clamp(len2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0.0, 0.0, 1.0);
-          const double ex = x - (ax + t * dx), ey = y - (ay + t * dy);
-          if (std::sqrt(ex * ex + ey * ey) <= half + 1e-3) out[at(w, x, y)] = 1;
-        }
-      }
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("water: the GeoJSON network is RFC 7946, monotone, ends at sea/lake/edge, avoids lakes, matches the mask",
           "[derive][water][pipeline]") {
   const json preset = json::parse(R"({
@@ -318,15 +291,8 @@ TEST_CASE("water: the GeoJSON network is RFC 7946, monotone, ends at sea/lake/ed
     }
   }
   CHECK(ends_sea > 0);
-  const auto lines = rasterise(fc, w, h, cs);
-  std::size_t both = 0, either = 0;
-  for (std::size_t c = 0; c < lines.size(); ++c) {
-    const bool m = river[c] >= 0.5f;
-    both += m && lines[c];
-    either += m || lines[c];
-  }
-  const double iou = static_cast<double>(both) / static_cast<double>(std::max<std::size_t>(either, 1));
-  WARN("IoU rasterised network vs river mask: " << iou << " (" << either << " cells)");
+  const double iou = landform_test::mask_iou(landform_test::rasterise(fc, w, h, cs), river);
+  WARN("IoU rasterised network vs river mask: " << iou);
   CHECK(iou >= 0.9);
   // Byte-identical on 2 and 8 threads.
   for (const int threads : {2, 8}) {
@@ -343,10 +309,7 @@ TEST_CASE("water outputs: a tile's files equal the same window of the world's", 
                 {"map": "lake", "format": "r32"}, {"map": "river", "format": "r32", "river_area": 0.1},
                 {"map": "river_depth", "format": "r32", "river_area": 0.1}]
   })");
-  json tile = world;
-  tile["world"] = {72, 60};
-  tile["size"] = {20, 16};
-  tile["origin"] = {40, 13};
+  const json tile = landform_test::tile_preset(world, 72, 60, 20, 16, 40, 13);
   const auto world_files = build_outputs(world, 2);
   const auto tile_files = build_outputs(tile, 1);
   REQUIRE(world_files.size() == 5);
@@ -355,11 +318,8 @@ TEST_CASE("water outputs: a tile's files equal the same window of the world's", 
     const auto wv = r32_values(world_files[k].bytes);
     const auto tv = r32_values(tile_files[k].bytes);
     REQUIRE(tv.size() == 20u * 16u);
-    std::size_t mismatches = 0;
-    for (int y = 0; y < 16; ++y)
-      for (int x = 0; x < 20; ++x) mismatches += tv[at(20, x, y)] != wv[at(72, 40 + x, 13 + y)];
     INFO("file " << k);
-    CHECK(mismatches == 0);
+    CHECK(landform_test::window_mismatches(wv, 72, tv, 20, 40, 13) == 0);
   }
 }
 

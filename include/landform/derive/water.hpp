@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "landform/core/heightfield.hpp"
+#include "landform/derive/flow_routing.hpp"
 
 namespace landform {
 
@@ -85,6 +86,16 @@ struct water_maps {
   std::vector<river_segment> network;
 };
 
+/// The routing behind a water_maps, for consumers that follow the rivers
+/// (the `river_carve` stage): the filled surface and its D8 flow graph.
+struct water_routing {
+  /// width x height, height units: the heights with the sea at sea level and
+  /// every depression filled to its spill height (Priority-Flood+epsilon).
+  std::vector<double> filled;
+  /// D8 receivers and stack (receivers before donors) on `filled`.
+  flow_graph graph;
+};
+
 /// The sea of a heightfield: the cells below `sea_level` (height units,
 /// strictly below) that are 8-connected to the world's border through such
 /// cells. An inland depression below sea level is not sea (a lake or a dry
@@ -120,7 +131,10 @@ std::vector<std::uint8_t> find_ocean(const heightfield& h, double sea_level);
 ///    Strahler-ordered; a line reaching a lake or the sea ends halfway to
 ///    it, and a river leaving a lake starts at its outlet.
 /// Deterministic: serial except the receivers (rows, independent of nthreads).
-water_maps compute_water(const heightfield& h, double height_scale, const water_params& p, int nthreads = 1);
+/// @param routing when not null, receives the filled surface and the flow
+///        graph the maps were computed on
+water_maps compute_water(const heightfield& h, double height_scale, const water_params& p, int nthreads = 1,
+                         water_routing* routing = nullptr);
 
 /// The network as a GeoJSON FeatureCollection (RFC 7946) of LineStrings in
 /// world metres: x = world x, y = -world y (north up, as landform's
