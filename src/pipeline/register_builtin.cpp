@@ -15,6 +15,7 @@
 #include "landform/stages/opensimplex2.hpp"
 #include "landform/stages/perlin.hpp"
 #include "landform/stages/perturb.hpp"
+#include "landform/stages/road_flatten.hpp"
 #include "landform/stages/scale_bias.hpp"
 #include "landform/stages/smooth.hpp"
 #include "landform/stages/stream_power_erosion.hpp"
@@ -47,6 +48,7 @@ void register_builtin_stages(stage_registry& registry) {
   registry.add(thermal_erosion_stage_info());
   registry.add(hydraulic_erosion_stage_info());
   registry.add(stream_power_erosion_stage_info());
+  registry.add(road_flatten_stage_info());
   registry.add(normalize_stage_info());
   registry.add(curve_stage_info());
   registry.add(terrace_stage_info());
