@@ -250,7 +250,8 @@ std::vector<std::uint32_t> choose_sites(const road_grid& g, const water_maps& w,
 
 }  // namespace
 
-road_network compute_roads(const heightfield& h, double height_scale, const water_maps& w, const road_params& p) {
+road_network compute_roads(const heightfield& h, double height_scale, const water_maps& w, const road_params& p,
+                           const std::string& where_prefix) {
   road_network net;
   net.width = h.width();
   net.height = h.height();
@@ -265,7 +266,7 @@ road_network compute_roads(const heightfield& h, double height_scale, const wate
       const double fx = p.points[k][0] / grid.cell_size - static_cast<double>(grid.origin_x);
       const double fy = p.points[k][1] / grid.cell_size - static_cast<double>(grid.origin_y);
       const auto x = static_cast<long long>(std::llround(fx)), y = static_cast<long long>(std::llround(fy));
-      const std::string where = "points[" + std::to_string(k) + "]";
+      const std::string where = where_prefix + "points[" + std::to_string(k) + "]";
       if (x < 0 || y < 0 || x >= net.width || y >= net.height) {
         throw preset_error(where, "[" + format_number(p.points[k][0]) + ", " + format_number(p.points[k][1]) +
                                       "] m lies outside the world (" + format_number(net.width * grid.cell_size) +

@@ -72,7 +72,8 @@ struct roads_and_water {
   road_network roads;
 };
 
-std::shared_ptr<const roads_and_water> roads_of(const road_output_options& o, const output_context& ctx) {
+std::shared_ptr<const roads_and_water> roads_of(const road_output_options& o, const output_context& ctx,
+                                                const char* kind) {
   auto compute = [&] {
     roads_and_water r;
     r.water = std::make_shared<const water_maps>(
@@ -83,7 +84,8 @@ std::shared_ptr<const roads_and_water> roads_of(const road_output_options& o, co
       p.follow_factor = o.follow_factor;
     }
     if (!o.sites_layer.empty()) p.site_layer = ctx.layers.find(o.sites_layer);
-    r.roads = compute_roads(ctx.field, ctx.height_scale, *r.water, p);
+    // A point outside the world or on water is found only now: the error names the output.
+    r.roads = compute_roads(ctx.field, ctx.height_scale, *r.water, p, std::string("outputs (") + kind + ").");
     return r;
   };
   if (ctx.cache == nullptr) return std::make_shared<const roads_and_water>(compute());
@@ -105,7 +107,7 @@ json network_summary(const road_network& n) {
 }
 
 encoded_file encode_roads(const road_output_options& o, const std::string&, const output_context& ctx) {
-  const auto r = roads_of(o, ctx);
+  const auto r = roads_of(o, ctx, "roads");
   const std::string text =
       road_network_geojson(r->roads, ctx.field, ctx.height_scale, ctx.x0, ctx.y0, ctx.width, ctx.height);
   encoded_file out;
@@ -118,7 +120,7 @@ encoded_file encode_roads(const road_output_options& o, const std::string&, cons
 }
 
 encoded_file encode_road(const road_output_options& o, const std::string& format, const output_context& ctx) {
-  const auto r = roads_of(o, ctx);
+  const auto r = roads_of(o, ctx, "road");
   encoded_file out = encode_scalar(ctx.window(r->roads.mask), ctx.width, ctx.height, format, 0.0, 1.0,
                                    "road coverage (anti-aliased to width_m)", ctx.png_text, ctx.placement());
   out.extra["units"] = "0..1";

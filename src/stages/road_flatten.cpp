@@ -30,7 +30,8 @@ layer_set apply_road_flatten(heightfield& h, const road_flatten_params& p, const
   const water_maps w = compute_water(h, ctx.height_scale, p.water.params(oc), ctx.nthreads);
   ctx.check_stop();
   const road_params rp = p.params();
-  const road_network n = compute_roads(h, ctx.height_scale, w, rp);
+  // A point outside the world or on water is found only now.
+  const road_network n = compute_roads(h, ctx.height_scale, w, rp, "stages (road_flatten).");
   ctx.check_stop();
   std::vector<float> layer = flatten_roads(h, ctx.height_scale, n, rp, p.shoulder_m, w);
   ctx.report("roads", static_cast<double>(n.roads.size()));

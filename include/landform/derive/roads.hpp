@@ -94,9 +94,11 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
 /// The network of `h`: sites (p.site_layer, p.points, or p.sites chosen deterministically:
 /// the flattest dry cells near water, spaced apart), their Euclidean minimum
 /// spanning tree (Kruskal, ties by site index) and a find_road() per link;
-/// plus the mask. Serial and deterministic; throws landform::error when a
-/// given point lies outside the world or on water.
-road_network compute_roads(const heightfield& h, double height_scale, const water_maps& w, const road_params& p);
+/// plus the mask. Serial and deterministic. Throws preset_error when a given
+/// point lies outside the world or on water (path `where` + "points[k]",
+/// e.g. where = "outputs (roads).").
+road_network compute_roads(const heightfield& h, double height_scale, const water_maps& w, const road_params& p,
+                           const std::string& where = "");
 
 /// Levels road beds into `h` (in place, height units): along each road a bed
 /// profile (the terrain smoothed along the road, then made g-Lipschitz on the
