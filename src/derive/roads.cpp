@@ -27,6 +27,14 @@ std::size_t cell_index(int width, int x, int y) {
   return static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
 }
 
+// Column and row of cell c in a grid `width` wide.
+int col_of(std::uint32_t c, int width) {
+  return static_cast<int>(c % static_cast<std::uint32_t>(width));
+}
+int row_of(std::uint32_t c, int width) {
+  return static_cast<int>(c / static_cast<std::uint32_t>(width));
+}
+
 bool is_land(const road_grid& g, int x, int y) {
   if (x < 0 || y < 0 || x >= g.width || y >= g.height) return false;
   const std::size_t c = cell_index(g.width, x, y);
@@ -40,6 +48,33 @@ std::uint32_t tree_root(std::vector<std::uint32_t>& parent, std::uint32_t a) {
     a = parent[a];
   }
   return a;
+}
+
+// A bridge from (x, y) straight on in direction (dx, dy) over river cells
+// (at most max_bridge_m of them) to land: the steps to that land cell, or 0
+// when there is none.
+int bridge_steps(const road_grid& g, const road_params& p, int x, int y, int dx, int dy, double run) {
+  for (int t = 1; (t - 1) * run <= p.max_bridge_m; ++t) {
+    const int bx = x + t * dx, by = y + t * dy;
+    if (bx < 0 || by < 0 || bx >= g.width || by >= g.height) return 0;
+    const std::size_t b = cell_index(g.width, bx, by);
+    if (g.blocked[b] != 0) return 0;
+    if (g.river[b] == 0) return t;
+  }
+  return 0;
+}
+
+// Length, steepest grade and bridges of a path's cells.
+void measure(road_path& path, const road_grid& g) {
+  for (std::size_t k = 0; k + 1 < path.cells.size(); ++k) {
+    const std::uint32_t a = path.cells[k], b = path.cells[k + 1];
+    const double dx = col_of(b, g.width) - col_of(a, g.width);
+    const double dy = row_of(b, g.width) - row_of(a, g.width);
+    const double run = std::sqrt(dx * dx + dy * dy) * g.cell_size;
+    path.length_m += run;
+    path.max_grade_percent = std::max(path.max_grade_percent, std::abs(g.z[b] - g.z[a]) / run * 100.0);
+    path.bridges += path.bridge[k];
+  }
 }
 
 }  // namespace
@@ -74,13 +109,13 @@ double road_step_cost(double run_m, double rise_m, const road_params& p) {
 road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from, std::uint32_t to) {
   const std::size_t n = static_cast<std::size_t>(g.width) * static_cast<std::size_t>(g.height);
   const double cs = g.cell_size;
-  const auto to_x = static_cast<int>(to % static_cast<std::uint32_t>(g.width));
-  const auto to_y = static_cast<int>(to / static_cast<std::uint32_t>(g.width));
+  const auto to_x = col_of(to, g.width);
+  const auto to_y = row_of(to, g.width);
   // The cheapest cost per metre anywhere: an admissible, consistent A* bound.
   const double min_factor = p.follow != nullptr ? std::min(1.0, p.follow_factor) : 1.0;
   auto bound = [&](std::uint32_t c) {
-    const double dx = static_cast<int>(c % static_cast<std::uint32_t>(g.width)) - to_x;
-    const double dy = static_cast<int>(c / static_cast<std::uint32_t>(g.width)) - to_y;
+    const double dx = col_of(c, g.width) - to_x;
+    const double dy = row_of(c, g.width) - to_y;
     return std::sqrt(dx * dx + dy * dy) * cs * min_factor;
   };
   std::vector<double> dist(n, k_unreached);
@@ -107,8 +142,8 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
     if (done[c] != 0) continue;
     done[c] = 1;
     if (c == to) break;
-    const int x = static_cast<int>(c % static_cast<std::uint32_t>(g.width));
-    const int y = static_cast<int>(c / static_cast<std::uint32_t>(g.width));
+    const int x = col_of(c, g.width);
+    const int y = row_of(c, g.width);
     for (int k = 0; k < moves; ++k) {
       const int dx = k_move_dx[static_cast<std::size_t>(k)], dy = k_move_dy[static_cast<std::size_t>(k)];
       const int nx = x + dx, ny = y + dy;
@@ -119,20 +154,8 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
       if (g.river[m] != 0) {
         // A bridge: straight on over river cells (king directions only) to land.
         if (k >= 8) continue;
-        int t = 1;
-        bool lands = false;
-        while ((t - 1) * run <= p.max_bridge_m) {
-          const int bx = x + t * dx, by = y + t * dy;
-          if (bx < 0 || by < 0 || bx >= g.width || by >= g.height) break;
-          const std::size_t b = cell_index(g.width, bx, by);
-          if (g.blocked[b] != 0) break;
-          if (g.river[b] == 0) {
-            lands = true;
-            break;
-          }
-          ++t;
-        }
-        if (!lands) continue;
+        const int t = bridge_steps(g, p, x, y, dx, dy, run);
+        if (t == 0) continue;
         const std::size_t e = cell_index(g.width, x + t * dx, y + t * dy);
         const double span = t * run;  // end to end over (t - 1) river cells
         const double cost = road_step_cost(span, g.z[e] - g.z[c], p);
@@ -164,29 +187,18 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
   }
   std::reverse(path.cells.begin(), path.cells.end());
   std::reverse(path.bridge.begin(), path.bridge.end());
-  for (std::size_t k = 0; k + 1 < path.cells.size(); ++k) {
-    const std::uint32_t a = path.cells[k], b = path.cells[k + 1];
-    const double dx = static_cast<int>(b % static_cast<std::uint32_t>(g.width)) -
-                      static_cast<int>(a % static_cast<std::uint32_t>(g.width));
-    const double dy = static_cast<int>(b / static_cast<std::uint32_t>(g.width)) -
-                      static_cast<int>(a / static_cast<std::uint32_t>(g.width));
-    const double run = std::sqrt(dx * dx + dy * dy) * cs;
-    path.length_m += run;
-    path.max_grade_percent = std::max(path.max_grade_percent, std::abs(g.z[b] - g.z[a]) / run * 100.0);
-    path.bridges += path.bridge[k];
-  }
+  measure(path, g);
   return path;
 }
 
 namespace {
 
-// Deterministic automatic sites: the flattest dry cells near water, spaced
-// apart (no randomness).
-std::vector<std::uint32_t> choose_sites(const road_grid& g, const water_maps& w, const road_params& p) {
+// Distance (m) of every cell to water (sea, lakes, rivers): a 1 / sqrt 2
+// chamfer transform in two passes; infinite without water.
+std::vector<double> water_distance(const road_grid& g) {
   const int width = g.width, height = g.height;
   const std::size_t n = g.z.size();
   const double cs = g.cell_size;
-  // Distance to water (sea, lakes, rivers), chamfer 1 / sqrt 2 in two passes.
   std::vector<double> dw(n, k_unreached);
   for (std::size_t c = 0; c < n; ++c) {
     if (g.blocked[c] != 0 || g.river[c] != 0) dw[c] = 0.0;
@@ -210,7 +222,15 @@ std::vector<std::uint32_t> choose_sites(const road_grid& g, const water_maps& w,
       if (x > 0 && y + 1 < height) d = std::min(d, dw[cell_index(width, x - 1, y + 1)] + diag);
     }
   }
-  (void)w;
+  return dw;
+}
+
+// Deterministic automatic sites: the flattest dry cells near water, spaced
+// apart (no randomness).
+std::vector<std::uint32_t> choose_sites(const road_grid& g, const road_params& p) {
+  const int width = g.width, height = g.height;
+  const double cs = g.cell_size;
+  const std::vector<double> dw = water_distance(g);
   const double spacing = std::sqrt(static_cast<double>(width) * height * cs * cs / p.sites);
   const double near_m = spacing / 4.0;
   const double max_grade = p.max_grade_percent / 100.0;
@@ -236,11 +256,10 @@ std::vector<std::uint32_t> choose_sites(const road_grid& g, const water_maps& w,
   const double min_cells = 0.5 * spacing / cs;
   for (const auto& [score, c] : scored) {
     if (static_cast<int>(sites.size()) == p.sites) break;
-    const int x = static_cast<int>(c % static_cast<std::uint32_t>(width)),
-              y = static_cast<int>(c / static_cast<std::uint32_t>(width));
+    const int x = col_of(c, width), y = row_of(c, width);
     const bool spaced = std::all_of(sites.begin(), sites.end(), [&](std::uint32_t s) {
-      const double dx = static_cast<int>(s % static_cast<std::uint32_t>(width)) - x;
-      const double dy = static_cast<int>(s / static_cast<std::uint32_t>(width)) - y;
+      const double dx = col_of(s, width) - x;
+      const double dy = row_of(s, width) - y;
       return dx * dx + dy * dy >= min_cells * min_cells;
     });
     if (spaced) sites.push_back(c);
@@ -262,34 +281,38 @@ road_network compute_roads(const heightfield& h, double height_scale, const wate
       if ((*p.site_layer)[c] >= 0.5f) net.sites.push_back(static_cast<std::uint32_t>(c));
     }
   } else if (!p.points.empty()) {
+    std::vector<preset_issue> issues;
     for (std::size_t k = 0; k < p.points.size(); ++k) {
       const double fx = p.points[k][0] / grid.cell_size - static_cast<double>(grid.origin_x);
       const double fy = p.points[k][1] / grid.cell_size - static_cast<double>(grid.origin_y);
       const auto x = static_cast<long long>(std::llround(fx)), y = static_cast<long long>(std::llround(fy));
       const std::string where = where_prefix + "points[" + std::to_string(k) + "]";
+      const std::string shown =
+          "[" + format_number(p.points[k][0]) + ", " + format_number(p.points[k][1]) + "] m lies ";
       if (x < 0 || y < 0 || x >= net.width || y >= net.height) {
-        throw preset_error(where, "[" + format_number(p.points[k][0]) + ", " + format_number(p.points[k][1]) +
-                                      "] m lies outside the world (" + format_number(net.width * grid.cell_size) +
-                                      " x " + format_number(net.height * grid.cell_size) + " m)");
+        issues.push_back({where, shown + "outside the world (" + format_number(net.width * grid.cell_size) + " x " +
+                                     format_number(net.height * grid.cell_size) + " m)"});
+        continue;
       }
       const std::size_t c = cell_index(net.width, static_cast<int>(x), static_cast<int>(y));
       if (g.blocked[c] != 0 || g.river[c] != 0) {
-        throw preset_error(where, "[" + format_number(p.points[k][0]) + ", " + format_number(p.points[k][1]) +
-                                      "] m lies on water (sea, lake or river)");
+        issues.push_back({where, shown + "on water (sea, lake or river)"});
+        continue;
       }
       net.sites.push_back(static_cast<std::uint32_t>(c));
     }
+    // Every misplaced point at once.
+    if (!issues.empty()) throw preset_error(std::move(issues));
   } else {
-    net.sites = choose_sites(g, w, p);
+    net.sites = choose_sites(g, p);
   }
   // Euclidean minimum spanning tree over the sites (Kruskal, ties by index).
   const std::size_t s = net.sites.size();
   std::vector<std::tuple<double, std::uint32_t, std::uint32_t>> links;
   for (std::uint32_t a = 0; a < s; ++a) {
     for (std::uint32_t b = a + 1; b < s; ++b) {
-      const auto ua = static_cast<std::uint32_t>(net.width);
-      const double dx = static_cast<double>(net.sites[a] % ua) - static_cast<double>(net.sites[b] % ua);
-      const double dy = static_cast<double>(net.sites[a] / ua) - static_cast<double>(net.sites[b] / ua);
+      const double dx = static_cast<double>(col_of(net.sites[a], net.width) - col_of(net.sites[b], net.width));
+      const double dy = static_cast<double>(row_of(net.sites[a], net.width) - row_of(net.sites[b], net.width));
       links.emplace_back(dx * dx + dy * dy, a, b);
     }
   }
@@ -311,12 +334,12 @@ road_network compute_roads(const heightfield& h, double height_scale, const wate
   }
   net.mask.assign(h.size(), 0.0f);
   const double half = p.width_m / 2.0 / grid.cell_size;
-  const auto uw = static_cast<std::uint32_t>(net.width);
   for (const road_path& r : net.roads) {
     for (std::size_t k = 0; k + 1 < r.cells.size(); ++k) {
-      const std::array<double, 2> a = {static_cast<double>(r.cells[k] % uw), static_cast<double>(r.cells[k] / uw)};
-      const std::array<double, 2> b = {static_cast<double>(r.cells[k + 1] % uw),
-                                       static_cast<double>(r.cells[k + 1] / uw)};
+      const std::array<double, 2> a = {static_cast<double>(col_of(r.cells[k], net.width)),
+                                       static_cast<double>(row_of(r.cells[k], net.width))};
+      const std::array<double, 2> b = {static_cast<double>(col_of(r.cells[k + 1], net.width)),
+                                       static_cast<double>(row_of(r.cells[k + 1], net.width))};
       detail::stamp_capsule(net.mask, net.width, net.height, a, b, half);
     }
   }
@@ -327,7 +350,6 @@ std::vector<float> flatten_roads(heightfield& h, double height_scale, const road
                                  double shoulder_m, const water_maps& w) {
   const road_grid g = make_road_grid(h, height_scale, w);
   const int width = n.width, height = n.height;
-  const auto uw = static_cast<std::uint32_t>(width);
   const double cs = g.cell_size;
   std::vector<float> layer(h.size(), 0.0f);
   if (n.roads.empty()) return layer;
@@ -340,8 +362,8 @@ std::vector<float> flatten_roads(heightfield& h, double height_scale, const road
     return static_cast<std::size_t>(std::lower_bound(nodes.begin(), nodes.end(), c) - nodes.begin());
   };
   auto run_of = [&](std::uint32_t a, std::uint32_t b) {
-    const double dx = static_cast<double>(b % uw) - static_cast<double>(a % uw);
-    const double dy = static_cast<double>(b / uw) - static_cast<double>(a / uw);
+    const double dx = col_of(b, width) - col_of(a, width);
+    const double dy = row_of(b, width) - row_of(a, width);
     return std::sqrt(dx * dx + dy * dy) * cs;
   };
   std::vector<std::vector<std::pair<std::size_t, double>>> adjacent(nodes.size());
@@ -404,7 +426,7 @@ std::vector<float> flatten_roads(heightfield& h, double height_scale, const road
     for (std::size_t k = 0; k + 1 < r.cells.size(); ++k) {
       if (r.bridge[k] != 0) continue;
       const std::uint32_t ca = r.cells[k], cb = r.cells[k + 1];
-      const double ax = ca % uw, ay = ca / uw, bx = cb % uw, by = cb / uw;
+      const double ax = col_of(ca, width), ay = row_of(ca, width), bx = col_of(cb, width), by = row_of(cb, width);
       const double za = bed[node_of(ca)], zb = bed[node_of(cb)];
       const double reach = reach_m / cs + 1.0;
       const int x0 = std::max(0, static_cast<int>(std::floor(std::min(ax, bx) - reach)));
@@ -446,12 +468,11 @@ std::string road_network_geojson(const road_network& n, const heightfield& h, do
                                  int width, int height) {
   const region& grid = h.placement();
   const double cs = grid.cell_size;
-  const auto uw = static_cast<std::uint32_t>(n.width);
   std::string out = "{\"type\":\"FeatureCollection\",\"features\":[";
   bool first = true;
   for (const road_path& r : n.roads) {
     const bool inside = std::any_of(r.cells.begin(), r.cells.end(), [&](std::uint32_t c) {
-      const auto x = static_cast<int>(c % uw), y = static_cast<int>(c / uw);
+      const int x = col_of(c, n.width), y = row_of(c, n.width);
       return x >= x0 && x < x0 + width && y >= y0 && y < y0 + height;
     });
     if (!inside) continue;
@@ -461,9 +482,9 @@ std::string road_network_geojson(const road_network& n, const heightfield& h, do
     for (std::size_t k = 0; k < r.cells.size(); ++k) {
       if (k > 0) out += ",";
       out += "[";
-      detail::append_number(out, "%.3f", (static_cast<double>(grid.origin_x) + (r.cells[k] % uw)) * cs);
+      detail::append_number(out, "%.3f", static_cast<double>(grid.origin_x + col_of(r.cells[k], n.width)) * cs);
       out += ",";
-      detail::append_number(out, "%.3f", -(static_cast<double>(grid.origin_y) + (r.cells[k] / uw)) * cs);
+      detail::append_number(out, "%.3f", -static_cast<double>(grid.origin_y + row_of(r.cells[k], n.width)) * cs);
       out += ",";
       detail::append_number(out, "%.3f", static_cast<double>(h.data()[r.cells[k]]) * height_scale);
       out += "]";
