@@ -50,6 +50,77 @@ std::uint32_t tree_root(std::vector<std::uint32_t>& parent, std::uint32_t a) {
   return a;
 }
 
+// Whether the king or knight move (dx, dy) from (x, y) may be taken (its
+// end is checked by the caller): a knight move passes over its two side
+// cells, both must be land; a diagonal must not slip between two water cells
+// (a D8 river).
+bool move_allowed(const road_grid& g, int x, int y, int dx, int dy) {
+  if (std::abs(dx) == 2 || std::abs(dy) == 2) {
+    const int sx = std::abs(dx) == 2 ? dx / 2 : 0, sy = std::abs(dy) == 2 ? dy / 2 : 0;
+    const int ax = std::abs(dx) == 2 ? dx / 2 : dx, ay = std::abs(dy) == 2 ? dy / 2 : dy;
+    return is_land(g, x + sx, y + sy) && is_land(g, x + ax, y + ay);
+  }
+  if (dx != 0 && dy != 0) return is_land(g, x + dx, y) || is_land(g, x, y + dy);
+  return true;
+}
+
+// For every cell: the distance (m) to the nearest road step so far and the
+// bed height (m) at that nearest point.
+struct nearest_step {
+  std::vector<double>& best;
+  std::vector<double>& best_bed;
+  int width, height;
+  double cs;
+  // Step a-b (cell coordinates) with bed heights za, zb, over the cells
+  // within `reach` cells.
+  void stamp(std::array<double, 2> a, std::array<double, 2> b, double za, double zb, double reach) const {
+    const int x0 = std::max(0, static_cast<int>(std::floor(std::min(a[0], b[0]) - reach)));
+    const int x1 = std::min(width - 1, static_cast<int>(std::ceil(std::max(a[0], b[0]) + reach)));
+    const int y0 = std::max(0, static_cast<int>(std::floor(std::min(a[1], b[1]) - reach)));
+    const int y1 = std::min(height - 1, static_cast<int>(std::ceil(std::max(a[1], b[1]) + reach)));
+    const double dx = b[0] - a[0], dy = b[1] - a[1], len2 = dx * dx + dy * dy;
+    for (int y = y0; y <= y1; ++y) {
+      for (int x = x0; x <= x1; ++x) {
+        const double t = std::clamp(((x - a[0]) * dx + (y - a[1]) * dy) / len2, 0.0, 1.0);
+        const double ex = x - (a[0] + t * dx), ey = y - (a[1] + t * dy);
+        const double d = std::sqrt(ex * ex + ey * ey) * cs;
+        const std::size_t c = cell_index(width, x, y);
+        if (d < best[c]) {
+          best[c] = d;
+          best_bed[c] = (1.0 - t) * za + t * zb;
+        }
+      }
+    }
+  }
+};
+
+// The lower (sign 1) or upper (sign -1) g-Lipschitz envelope of `values` on
+// a graph (edges with lengths in m): min over a of values[a] + g d(a, b), or
+// the max of values[a] - g d(a, b); one Dijkstra.
+std::vector<double> lipschitz_envelope(const std::vector<double>& values,
+                                       const std::vector<std::vector<std::pair<std::size_t, double>>>& adjacent,
+                                       double grade, double sign) {
+  std::vector<double> e(values.size());
+  for (std::size_t v = 0; v < values.size(); ++v) e[v] = sign * values[v];
+  using entry = std::pair<double, std::size_t>;
+  std::priority_queue<entry, std::vector<entry>, std::greater<>> q;
+  for (std::size_t v = 0; v < values.size(); ++v) q.emplace(e[v], v);
+  while (!q.empty()) {
+    const auto [value, v] = q.top();
+    q.pop();
+    if (value != e[v]) continue;
+    for (const auto& [u, run] : adjacent[v]) {
+      const double limit = e[v] + grade * run;
+      if (limit < e[u]) {
+        e[u] = limit;
+        q.emplace(limit, u);
+      }
+    }
+  }
+  for (double& v : e) v *= sign;
+  return e;
+}
+
 // A bridge from (x, y) straight on in direction (dx, dy) over river cells
 // (at most max_bridge_m of them) to land: the steps to that land cell, or 0
 // when there is none.
@@ -164,15 +235,7 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
         continue;
       }
       if (done[m] != 0) continue;
-      if (k >= 8) {
-        // A knight move passes over its two side cells: both must be land.
-        const int sx = std::abs(dx) == 2 ? dx / 2 : 0, sy = std::abs(dy) == 2 ? dy / 2 : 0;
-        const int ax = std::abs(dx) == 2 ? dx / 2 : dx, ay = std::abs(dy) == 2 ? dy / 2 : dy;
-        if (!is_land(g, x + sx, y + sy) || !is_land(g, x + ax, y + ay)) continue;
-      } else if (dx != 0 && dy != 0) {
-        // A diagonal must not slip between two water cells (a D8 river).
-        if (!is_land(g, x + dx, y) && !is_land(g, x, y + dy)) continue;
-      }
+      if (!move_allowed(g, x, y, dx, dy)) continue;
       const double cost = road_step_cost(run, g.z[m] - g.z[c], p);
       if (cost < 0.0) continue;
       relax(c, static_cast<std::uint32_t>(m), cost, false);
@@ -395,28 +458,8 @@ std::vector<float> flatten_roads(heightfield& h, double height_scale, const road
   // 2. Upper and lower g-Lipschitz envelopes on the road graph (a Dijkstra
   //    each); their mean keeps every step at or below g.
   const double grade = p.max_grade_percent / 100.0 * 0.995;
-  auto envelope = [&](double sign) {
-    std::vector<double> e(nodes.size());
-    for (std::size_t v = 0; v < nodes.size(); ++v) e[v] = sign * bed0[v];
-    using entry = std::pair<double, std::size_t>;
-    std::priority_queue<entry, std::vector<entry>, std::greater<>> q;
-    for (std::size_t v = 0; v < nodes.size(); ++v) q.emplace(e[v], v);
-    while (!q.empty()) {
-      const auto [value, v] = q.top();
-      q.pop();
-      if (value != e[v]) continue;
-      for (const auto& [u, run] : adjacent[v]) {
-        const double limit = e[v] + grade * run;
-        if (limit < e[u]) {
-          e[u] = limit;
-          q.emplace(limit, u);
-        }
-      }
-    }
-    for (double& v : e) v *= sign;
-    return e;
-  };
-  const std::vector<double> lower = envelope(1.0), upper = envelope(-1.0);
+  const std::vector<double> lower = lipschitz_envelope(bed0, adjacent, grade, 1.0);
+  const std::vector<double> upper = lipschitz_envelope(bed0, adjacent, grade, -1.0);
   std::vector<double> bed(nodes.size());
   for (std::size_t v = 0; v < nodes.size(); ++v) bed[v] = 0.5 * (lower[v] + upper[v]);
   // 3. Nearest road step of every cell within reach, and the bed height there.
@@ -426,26 +469,10 @@ std::vector<float> flatten_roads(heightfield& h, double height_scale, const road
     for (std::size_t k = 0; k + 1 < r.cells.size(); ++k) {
       if (r.bridge[k] != 0) continue;
       const std::uint32_t ca = r.cells[k], cb = r.cells[k + 1];
-      const double ax = col_of(ca, width), ay = row_of(ca, width), bx = col_of(cb, width), by = row_of(cb, width);
-      const double za = bed[node_of(ca)], zb = bed[node_of(cb)];
-      const double reach = reach_m / cs + 1.0;
-      const int x0 = std::max(0, static_cast<int>(std::floor(std::min(ax, bx) - reach)));
-      const int x1 = std::min(width - 1, static_cast<int>(std::ceil(std::max(ax, bx) + reach)));
-      const int y0 = std::max(0, static_cast<int>(std::floor(std::min(ay, by) - reach)));
-      const int y1 = std::min(height - 1, static_cast<int>(std::ceil(std::max(ay, by) + reach)));
-      const double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
-      for (int y = y0; y <= y1; ++y) {
-        for (int x = x0; x <= x1; ++x) {
-          const double t = std::clamp(((x - ax) * dx + (y - ay) * dy) / len2, 0.0, 1.0);
-          const double ex = x - (ax + t * dx), ey = y - (ay + t * dy);
-          const double d = std::sqrt(ex * ex + ey * ey) * cs;
-          const std::size_t c = cell_index(width, x, y);
-          if (d < best[c]) {
-            best[c] = d;
-            best_bed[c] = (1.0 - t) * za + t * zb;
-          }
-        }
-      }
+      const nearest_step step{best, best_bed, width, height, cs};
+      step.stamp({static_cast<double>(col_of(ca, width)), static_cast<double>(row_of(ca, width))},
+                 {static_cast<double>(col_of(cb, width)), static_cast<double>(row_of(cb, width))}, bed[node_of(ca)],
+                 bed[node_of(cb)], reach_m / cs + 1.0);
     }
   }
   // 4. Bed, then a smoothstep embankment back to the terrain; water untouched.
