@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates docs/stages.md, docs/outputs.md and the key table of
 # docs/presets.md from the schemas, the README image from the default preset and the derived-map
-# pictures of docs/maps.md. (Generator and stage thumbnails:
+# pictures of docs/maps.md and docs/roads.md. (Generator and stage thumbnails:
 # scripts/gen-generator-images.sh.) Run after changing a stage's parameters or
 # an output's options; the test suite fails while docs/stages.md or
 # docs/outputs.md is out of date.
@@ -45,3 +45,16 @@ rm -rf docs/img/maps && mkdir -p docs/img/maps
   --set "outputs=$maps" -o "$tmp/maps" --quiet
 cp "$tmp"/maps/*.png docs/img/maps/
 echo "docs/img/maps regenerated" >&2
+
+# docs/roads.md: the roads preset (whole world), and a 128-cell window of it
+# where the roads climb (a tile equals the same window of the world).
+road_maps='[{"map":"preview","format":"rgb8","file":"preview.png","ramp":"earth","water":true,"river_area":0.3,"min_depth":8,"min_area":400000},
+ {"map":"road","format":"png8","file":"road.png","sites":7,"max_grade_percent":8,"width_m":8,"follow_layer":"road_bed","sites_layer":"road_sites","water":{"min_depth":8,"min_area":400000,"precipitation":600,"river_area":0.3}}]'
+rm -rf docs/img/roads && mkdir -p docs/img/roads
+"$bin" build presets/roads.json --set "outputs=$road_maps" -o "$tmp/roads" --quiet
+cp "$tmp/roads/preview.png" docs/img/roads/preview.png
+cp "$tmp/roads/road.png" docs/img/roads/road.png
+"$bin" build presets/roads.json --size 128 --set 'world=[512,512]' --set 'origin=[280,236]' \
+  --set "outputs=$road_maps" -o "$tmp/roads_zoom" --quiet
+for f in preview road; do cp "$tmp/roads_zoom/$f.png" "docs/img/roads/zoom_$f.png"; done
+echo "docs/img/roads regenerated" >&2

@@ -4,6 +4,7 @@
 #include "landform/outputs/height_output.hpp"
 #include "landform/outputs/mesh_output.hpp"
 #include "landform/outputs/output_kind.hpp"
+#include "landform/outputs/road_output.hpp"
 #include "landform/outputs/splat_output.hpp"
 #include "landform/outputs/surface_outputs.hpp"
 #include "landform/outputs/water_output.hpp"
@@ -26,6 +27,7 @@ void register_builtin_outputs(output_registry& registry) {
   registry.add(wetness_output_kind());
   registry.add(mesh_output_kind());
   for (auto& kind : water_output_kinds()) registry.add(std::move(kind));
+  for (auto& kind : road_output_kinds()) registry.add(std::move(kind));
 }
 
 }  // namespace landform

@@ -16,6 +16,7 @@
 #include "landform/stages/perlin.hpp"
 #include "landform/stages/perturb.hpp"
 #include "landform/stages/river_carve.hpp"
+#include "landform/stages/road_flatten.hpp"
 #include "landform/stages/scale_bias.hpp"
 #include "landform/stages/smooth.hpp"
 #include "landform/stages/stream_power_erosion.hpp"
@@ -49,6 +50,7 @@ void register_builtin_stages(stage_registry& registry) {
   registry.add(hydraulic_erosion_stage_info());
   registry.add(stream_power_erosion_stage_info());
   registry.add(river_carve_stage_info());
+  registry.add(road_flatten_stage_info());
   registry.add(normalize_stage_info());
   registry.add(curve_stage_info());
   registry.add(terrace_stage_info());

@@ -548,3 +548,26 @@ TEST_CASE("cli: --threads beyond the maximum is a usage error, not an OpenMP cra
     CHECK(r.err.find("--threads") != std::string::npos);
   }
 }
+
+TEST_CASE("cli: road parameters: a bad value is a preset error, a point outside the world too",
+          "[cli][errors][roads]") {
+  SECTION("max_grade_percent of road_flatten") {
+    const cli_result r = build_fails(
+        edited("{\"type\": \"perturb\", \"magnitude\": 4}",
+               "{\"type\": \"perturb\", \"magnitude\": 4}, {\"type\": \"road_flatten\", \"max_grade_percent\": 0}"),
+        2);
+    CHECK(single_error_line(r) ==
+          "landform: error: stages[2] (road_flatten).max_grade_percent: 0 must be greater than 0");
+  }
+  SECTION("sites outside the world or on water, all found when the world is known") {
+    const cli_result r = build_fails(edited("{\"map\": \"height\", \"format\": \"r32\", \"file\": \"height.r32\"}",
+                                            "{\"map\": \"roads\", \"format\": \"geojson\", \"file\": "
+                                            "\"roads.geojson\", \"points\": [[1, 1], [5000, 1]]}"),
+                                     2);
+    INFO(describe(r));
+    CHECK(r.err_lines() ==
+          std::vector<std::string>{
+              "landform: error: outputs (roads).points[0]: [1, 1] m lies on water (sea, lake or river)",
+              "landform: error: outputs (roads).points[1]: [5000, 1] m lies outside the world (32 x 32 m)"});
+  }
+}

@@ -19,28 +19,15 @@
 #include "landform/outputs/water_output.hpp"
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
+#include "output_checks.hpp"
 #include "water_checks.hpp"
 
 using namespace landform;
+using landform_test::at;
+using landform_test::build_outputs;
+using landform_test::r32_values;
 
 namespace {
-
-std::size_t at(int w, int x, int y) {
-  return static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
-}
-
-std::vector<float> r32_values(const std::vector<std::uint8_t>& bytes) {
-  std::vector<float> out(bytes.size() / 4);
-  std::memcpy(out.data(), bytes.data(), out.size() * 4);
-  return out;
-}
-
-std::vector<encoded_output> build_outputs(const json& preset, int nthreads = 1) {
-  const pipeline p = pipeline::build(preset);
-  run_options options;
-  options.nthreads = nthreads;
-  return encode_outputs(p, p.run_full(options), nthreads);
-}
 
 // A flat plateau at 0.5 with a square basin: rim of height `rim` around an
 // interior at `bed`, one rim cell (the spill) at `spill`.

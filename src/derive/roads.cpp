@@ -1,0 +1,532 @@
+#include "landform/derive/roads.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <queue>
+#include <tuple>
+#include <utility>
+
+#include "landform/core/error.hpp"
+#include "line_raster.hpp"
+
+namespace landform {
+
+namespace {
+
+constexpr double k_unreached = std::numeric_limits<double>::infinity();
+constexpr std::uint32_t k_no_parent = 0xffffffffu;
+
+// The 16 moves: 8 king moves, then 8 knight moves.
+constexpr std::array<int, 16> k_move_dx = {1, 1, 0, -1, -1, -1, 0, 1, 2, 1, -1, -2, -2, -1, 1, 2};
+constexpr std::array<int, 16> k_move_dy = {0, -1, -1, -1, 0, 1, 1, 1, -1, -2, -2, -1, 1, 2, 2, 1};
+
+std::size_t cell_index(int width, int x, int y) {
+  return static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
+}
+
+// Column and row of cell c in a grid `width` wide.
+int col_of(std::uint32_t c, int width) {
+  return static_cast<int>(c % static_cast<std::uint32_t>(width));
+}
+int row_of(std::uint32_t c, int width) {
+  return static_cast<int>(c / static_cast<std::uint32_t>(width));
+}
+
+bool is_land(const road_grid& g, int x, int y) {
+  if (x < 0 || y < 0 || x >= g.width || y >= g.height) return false;
+  const std::size_t c = cell_index(g.width, x, y);
+  return g.blocked[c] == 0 && g.river[c] == 0;
+}
+
+// Union-find for Kruskal.
+std::uint32_t tree_root(std::vector<std::uint32_t>& parent, std::uint32_t a) {
+  while (parent[a] != a) {
+    parent[a] = parent[parent[a]];
+    a = parent[a];
+  }
+  return a;
+}
+
+// Whether the king or knight move (dx, dy) from (x, y) may be taken (its
+// end is checked by the caller): a knight move passes over its two side
+// cells, both must be land; a diagonal must not slip between two water cells
+// (a D8 river).
+bool move_allowed(const road_grid& g, int x, int y, int dx, int dy) {
+  if (std::abs(dx) == 2 || std::abs(dy) == 2) {
+    const int sx = std::abs(dx) == 2 ? dx / 2 : 0, sy = std::abs(dy) == 2 ? dy / 2 : 0;
+    const int ax = std::abs(dx) == 2 ? dx / 2 : dx, ay = std::abs(dy) == 2 ? dy / 2 : dy;
+    return is_land(g, x + sx, y + sy) && is_land(g, x + ax, y + ay);
+  }
+  if (dx != 0 && dy != 0) return is_land(g, x + dx, y) || is_land(g, x, y + dy);
+  return true;
+}
+
+// For every cell: the distance (m) to the nearest road step so far and the
+// bed height (m) at that nearest point.
+struct nearest_step {
+  std::vector<double>& best;
+  std::vector<double>& best_bed;
+  int width, height;
+  double cs;
+  // Step a-b (cell coordinates) with bed heights za, zb, over the cells
+  // within `reach` cells.
+  void stamp(std::array<double, 2> a, std::array<double, 2> b, double za, double zb, double reach) const {
+    const int x0 = std::max(0, static_cast<int>(std::floor(std::min(a[0], b[0]) - reach)));
+    const int x1 = std::min(width - 1, static_cast<int>(std::ceil(std::max(a[0], b[0]) + reach)));
+    const int y0 = std::max(0, static_cast<int>(std::floor(std::min(a[1], b[1]) - reach)));
+    const int y1 = std::min(height - 1, static_cast<int>(std::ceil(std::max(a[1], b[1]) + reach)));
+    const double dx = b[0] - a[0], dy = b[1] - a[1], len2 = dx * dx + dy * dy;
+    for (int y = y0; y <= y1; ++y) {
+      for (int x = x0; x <= x1; ++x) {
+        const double t = std::clamp(((x - a[0]) * dx + (y - a[1]) * dy) / len2, 0.0, 1.0);
+        const double ex = x - (a[0] + t * dx), ey = y - (a[1] + t * dy);
+        const double d = std::sqrt(ex * ex + ey * ey) * cs;
+        const std::size_t c = cell_index(width, x, y);
+        if (d < best[c]) {
+          best[c] = d;
+          best_bed[c] = (1.0 - t) * za + t * zb;
+        }
+      }
+    }
+  }
+};
+
+// The lower (sign 1) or upper (sign -1) g-Lipschitz envelope of `values` on
+// a graph (edges with lengths in m): min over a of values[a] + g d(a, b), or
+// the max of values[a] - g d(a, b); one Dijkstra.
+std::vector<double> lipschitz_envelope(const std::vector<double>& values,
+                                       const std::vector<std::vector<std::pair<std::size_t, double>>>& adjacent,
+                                       double grade, double sign) {
+  std::vector<double> e(values.size());
+  for (std::size_t v = 0; v < values.size(); ++v) e[v] = sign * values[v];
+  using entry = std::pair<double, std::size_t>;
+  std::priority_queue<entry, std::vector<entry>, std::greater<>> q;
+  for (std::size_t v = 0; v < values.size(); ++v) q.emplace(e[v], v);
+  while (!q.empty()) {
+    const auto [value, v] = q.top();
+    q.pop();
+    if (value != e[v]) continue;
+    for (const auto& [u, run] : adjacent[v]) {
+      const double limit = e[v] + grade * run;
+      if (limit < e[u]) {
+        e[u] = limit;
+        q.emplace(limit, u);
+      }
+    }
+  }
+  for (double& v : e) v *= sign;
+  return e;
+}
+
+// A bridge from (x, y) straight on in direction (dx, dy) over river cells
+// (at most max_bridge_m of them) to land: the steps to that land cell, or 0
+// when there is none.
+int bridge_steps(const road_grid& g, const road_params& p, int x, int y, int dx, int dy, double run) {
+  for (int t = 1; (t - 1) * run <= p.max_bridge_m; ++t) {
+    const int bx = x + t * dx, by = y + t * dy;
+    if (bx < 0 || by < 0 || bx >= g.width || by >= g.height) return 0;
+    const std::size_t b = cell_index(g.width, bx, by);
+    if (g.blocked[b] != 0) return 0;
+    if (g.river[b] == 0) return t;
+  }
+  return 0;
+}
+
+// Length, steepest grade and bridges of a path's cells.
+void measure(road_path& path, const road_grid& g) {
+  for (std::size_t k = 0; k + 1 < path.cells.size(); ++k) {
+    const std::uint32_t a = path.cells[k], b = path.cells[k + 1];
+    const double dx = col_of(b, g.width) - col_of(a, g.width);
+    const double dy = row_of(b, g.width) - row_of(a, g.width);
+    const double run = std::sqrt(dx * dx + dy * dy) * g.cell_size;
+    path.length_m += run;
+    path.max_grade_percent = std::max(path.max_grade_percent, std::abs(g.z[b] - g.z[a]) / run * 100.0);
+    path.bridges += path.bridge[k];
+  }
+}
+
+}  // namespace
+
+road_grid make_road_grid(const heightfield& h, double height_scale, const water_maps& w) {
+  road_grid g;
+  g.width = h.width();
+  g.height = h.height();
+  g.cell_size = h.placement().cell_size;
+  const std::size_t n = h.size();
+  g.z.resize(n);
+  g.blocked.assign(n, 0);
+  g.river.assign(n, 0);
+  for (std::size_t c = 0; c < n; ++c) {
+    g.z[c] = static_cast<double>(h.data()[c]) * height_scale;
+    const bool lake =
+        !w.lake.empty() && w.lake[c] >= 0 && !w.lakes[static_cast<std::size_t>(w.lake[c])].dry && w.depth[c] > 0.0f;
+    g.blocked[c] = (!w.ocean.empty() && w.ocean[c] != 0) || lake ? 1 : 0;
+    g.river[c] = g.blocked[c] == 0 && !w.is_river.empty() && w.is_river[c] != 0 ? 1 : 0;
+  }
+  return g;
+}
+
+double road_step_cost(double run_m, double rise_m, const road_params& p) {
+  const double grade = std::abs(rise_m) / run_m;
+  const double max_grade = p.max_grade_percent / 100.0;
+  if (grade > max_grade) return -1.0;
+  const double r = grade / max_grade;
+  return run_m * (1.0 + p.grade_penalty * r * r);
+}
+
+road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from, std::uint32_t to) {
+  const std::size_t n = static_cast<std::size_t>(g.width) * static_cast<std::size_t>(g.height);
+  const double cs = g.cell_size;
+  const auto to_x = col_of(to, g.width);
+  const auto to_y = row_of(to, g.width);
+  // The cheapest cost per metre anywhere: an admissible, consistent A* bound.
+  const double min_factor = p.follow != nullptr ? std::min(1.0, p.follow_factor) : 1.0;
+  auto bound = [&](std::uint32_t c) {
+    const double dx = col_of(c, g.width) - to_x;
+    const double dy = row_of(c, g.width) - to_y;
+    return std::sqrt(dx * dx + dy * dy) * cs * min_factor;
+  };
+  std::vector<double> dist(n, k_unreached);
+  std::vector<std::uint32_t> parent(n, k_no_parent);
+  std::vector<std::uint8_t> via_bridge(n, 0), done(n, 0);
+  using entry = std::pair<double, std::uint32_t>;  // (cost + bound, cell): ties by cell index
+  std::priority_queue<entry, std::vector<entry>, std::greater<>> open;
+  dist[from] = 0.0;
+  open.emplace(bound(from), from);
+  const int moves = p.neighbours == 16 ? 16 : 8;
+  auto relax = [&](std::uint32_t c, std::uint32_t m, double step, bool bridge) {
+    if (p.follow != nullptr) step *= 1.0 - (1.0 - p.follow_factor) * std::clamp((*p.follow)[m], 0.0f, 1.0f);
+    const double d = dist[c] + step;
+    if (d < dist[m]) {
+      dist[m] = d;
+      parent[m] = c;
+      via_bridge[m] = bridge ? 1 : 0;
+      open.emplace(d + bound(m), m);
+    }
+  };
+  while (!open.empty()) {
+    const std::uint32_t c = open.top().second;
+    open.pop();
+    if (done[c] != 0) continue;
+    done[c] = 1;
+    if (c == to) break;
+    const int x = col_of(c, g.width);
+    const int y = row_of(c, g.width);
+    for (int k = 0; k < moves; ++k) {
+      const int dx = k_move_dx[static_cast<std::size_t>(k)], dy = k_move_dy[static_cast<std::size_t>(k)];
+      const int nx = x + dx, ny = y + dy;
+      if (nx < 0 || ny < 0 || nx >= g.width || ny >= g.height) continue;
+      const std::size_t m = cell_index(g.width, nx, ny);
+      if (g.blocked[m] != 0) continue;
+      const double run = std::sqrt(static_cast<double>(dx * dx + dy * dy)) * cs;
+      if (g.river[m] != 0) {
+        // A bridge: straight on over river cells (king directions only) to land.
+        if (k >= 8) continue;
+        const int t = bridge_steps(g, p, x, y, dx, dy, run);
+        if (t == 0) continue;
+        const std::size_t e = cell_index(g.width, x + t * dx, y + t * dy);
+        const double span = t * run;  // end to end over (t - 1) river cells
+        const double cost = road_step_cost(span, g.z[e] - g.z[c], p);
+        if (cost < 0.0 || done[e] != 0) continue;
+        relax(c, static_cast<std::uint32_t>(e), cost + p.bridge_cost, true);
+        continue;
+      }
+      if (done[m] != 0) continue;
+      if (!move_allowed(g, x, y, dx, dy)) continue;
+      const double cost = road_step_cost(run, g.z[m] - g.z[c], p);
+      if (cost < 0.0) continue;
+      relax(c, static_cast<std::uint32_t>(m), cost, false);
+    }
+  }
+  road_path path;
+  if (done[to] == 0) return path;
+  path.cost = dist[to];
+  for (std::uint32_t c = to; c != k_no_parent; c = parent[c]) {
+    path.cells.push_back(c);
+    if (parent[c] != k_no_parent) path.bridge.push_back(via_bridge[c]);
+  }
+  std::reverse(path.cells.begin(), path.cells.end());
+  std::reverse(path.bridge.begin(), path.bridge.end());
+  measure(path, g);
+  return path;
+}
+
+namespace {
+
+// Distance (m) of every cell to water (sea, lakes, rivers): a 1 / sqrt 2
+// chamfer transform in two passes; infinite without water.
+std::vector<double> water_distance(const road_grid& g) {
+  const int width = g.width, height = g.height;
+  const std::size_t n = g.z.size();
+  const double cs = g.cell_size;
+  std::vector<double> dw(n, k_unreached);
+  for (std::size_t c = 0; c < n; ++c) {
+    if (g.blocked[c] != 0 || g.river[c] != 0) dw[c] = 0.0;
+  }
+  const double diag = std::sqrt(2.0) * cs;
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      double& d = dw[cell_index(width, x, y)];
+      if (x > 0) d = std::min(d, dw[cell_index(width, x - 1, y)] + cs);
+      if (y > 0) d = std::min(d, dw[cell_index(width, x, y - 1)] + cs);
+      if (x > 0 && y > 0) d = std::min(d, dw[cell_index(width, x - 1, y - 1)] + diag);
+      if (x + 1 < width && y > 0) d = std::min(d, dw[cell_index(width, x + 1, y - 1)] + diag);
+    }
+  }
+  for (int y = height - 1; y >= 0; --y) {
+    for (int x = width - 1; x >= 0; --x) {
+      double& d = dw[cell_index(width, x, y)];
+      if (x + 1 < width) d = std::min(d, dw[cell_index(width, x + 1, y)] + cs);
+      if (y + 1 < height) d = std::min(d, dw[cell_index(width, x, y + 1)] + cs);
+      if (x + 1 < width && y + 1 < height) d = std::min(d, dw[cell_index(width, x + 1, y + 1)] + diag);
+      if (x > 0 && y + 1 < height) d = std::min(d, dw[cell_index(width, x - 1, y + 1)] + diag);
+    }
+  }
+  return dw;
+}
+
+// Deterministic automatic sites: the flattest dry cells near water, spaced
+// apart (no randomness).
+std::vector<std::uint32_t> choose_sites(const road_grid& g, const road_params& p) {
+  const int width = g.width, height = g.height;
+  const double cs = g.cell_size;
+  const std::vector<double> dw = water_distance(g);
+  const double spacing = std::sqrt(static_cast<double>(width) * height * cs * cs / p.sites);
+  const double near_m = spacing / 4.0;
+  const double max_grade = p.max_grade_percent / 100.0;
+  std::vector<std::pair<double, std::uint32_t>> scored;
+  const int margin = 2;
+  for (int y = margin; y < height - margin; ++y) {
+    for (int x = margin; x < width - margin; ++x) {
+      const std::size_t c = cell_index(width, x, y);
+      if (dw[c] == 0.0) continue;
+      double grade = 0.0;
+      for (std::size_t k = 0; k < 8; ++k) {
+        const std::size_t m = cell_index(width, x + k_move_dx[k], y + k_move_dy[k]);
+        const double run = (k % 2 == 0 ? 1.0 : std::sqrt(2.0)) * cs;
+        grade = std::max(grade, std::abs(g.z[m] - g.z[c]) / run);
+      }
+      if (grade > max_grade) continue;
+      scored.emplace_back(grade / max_grade + (dw[c] == k_unreached ? 10.0 : dw[c] / near_m),
+                          static_cast<std::uint32_t>(c));
+    }
+  }
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::uint32_t> sites;
+  const double min_cells = 0.5 * spacing / cs;
+  for (const auto& [score, c] : scored) {
+    if (static_cast<int>(sites.size()) == p.sites) break;
+    const int x = col_of(c, width), y = row_of(c, width);
+    const bool spaced = std::all_of(sites.begin(), sites.end(), [&](std::uint32_t s) {
+      const double dx = col_of(s, width) - x;
+      const double dy = row_of(s, width) - y;
+      return dx * dx + dy * dy >= min_cells * min_cells;
+    });
+    if (spaced) sites.push_back(c);
+  }
+  return sites;
+}
+
+}  // namespace
+
+road_network compute_roads(const heightfield& h, double height_scale, const water_maps& w, const road_params& p,
+                           const std::string& where_prefix) {
+  road_network net;
+  net.width = h.width();
+  net.height = h.height();
+  const road_grid g = make_road_grid(h, height_scale, w);
+  const region& grid = h.placement();
+  if (p.site_layer != nullptr) {
+    for (std::size_t c = 0; c < h.size(); ++c) {
+      if ((*p.site_layer)[c] >= 0.5f) net.sites.push_back(static_cast<std::uint32_t>(c));
+    }
+  } else if (!p.points.empty()) {
+    std::vector<preset_issue> issues;
+    for (std::size_t k = 0; k < p.points.size(); ++k) {
+      const double fx = p.points[k][0] / grid.cell_size - static_cast<double>(grid.origin_x);
+      const double fy = p.points[k][1] / grid.cell_size - static_cast<double>(grid.origin_y);
+      const auto x = static_cast<long long>(std::llround(fx)), y = static_cast<long long>(std::llround(fy));
+      const std::string where = where_prefix + "points[" + std::to_string(k) + "]";
+      const std::string shown =
+          "[" + format_number(p.points[k][0]) + ", " + format_number(p.points[k][1]) + "] m lies ";
+      if (x < 0 || y < 0 || x >= net.width || y >= net.height) {
+        issues.push_back({where, shown + "outside the world (" + format_number(net.width * grid.cell_size) + " x " +
+                                     format_number(net.height * grid.cell_size) + " m)"});
+        continue;
+      }
+      const std::size_t c = cell_index(net.width, static_cast<int>(x), static_cast<int>(y));
+      if (g.blocked[c] != 0 || g.river[c] != 0) {
+        issues.push_back({where, shown + "on water (sea, lake or river)"});
+        continue;
+      }
+      net.sites.push_back(static_cast<std::uint32_t>(c));
+    }
+    // Every misplaced point at once.
+    if (!issues.empty()) throw preset_error(std::move(issues));
+  } else {
+    net.sites = choose_sites(g, p);
+  }
+  // Euclidean minimum spanning tree over the sites (Kruskal, ties by index).
+  const std::size_t s = net.sites.size();
+  std::vector<std::tuple<double, std::uint32_t, std::uint32_t>> links;
+  for (std::uint32_t a = 0; a < s; ++a) {
+    for (std::uint32_t b = a + 1; b < s; ++b) {
+      const double dx = static_cast<double>(col_of(net.sites[a], net.width) - col_of(net.sites[b], net.width));
+      const double dy = static_cast<double>(row_of(net.sites[a], net.width) - row_of(net.sites[b], net.width));
+      links.emplace_back(dx * dx + dy * dy, a, b);
+    }
+  }
+  std::sort(links.begin(), links.end());
+  std::vector<std::uint32_t> parent(s);
+  std::iota(parent.begin(), parent.end(), 0u);
+  for (const auto& [d2, a, b] : links) {
+    const std::uint32_t ra = tree_root(parent, a), rb = tree_root(parent, b);
+    if (ra == rb) continue;
+    parent[std::max(ra, rb)] = std::min(ra, rb);
+    road_path path = find_road(g, p, net.sites[a], net.sites[b]);
+    if (path.cells.empty()) {
+      ++net.unreachable;
+      continue;
+    }
+    path.from_site = a;
+    path.to_site = b;
+    net.roads.push_back(std::move(path));
+  }
+  net.mask.assign(h.size(), 0.0f);
+  const double half = p.width_m / 2.0 / grid.cell_size;
+  for (const road_path& r : net.roads) {
+    for (std::size_t k = 0; k + 1 < r.cells.size(); ++k) {
+      const std::array<double, 2> a = {static_cast<double>(col_of(r.cells[k], net.width)),
+                                       static_cast<double>(row_of(r.cells[k], net.width))};
+      const std::array<double, 2> b = {static_cast<double>(col_of(r.cells[k + 1], net.width)),
+                                       static_cast<double>(row_of(r.cells[k + 1], net.width))};
+      detail::stamp_capsule(net.mask, net.width, net.height, a, b, half);
+    }
+  }
+  return net;
+}
+
+std::vector<float> flatten_roads(heightfield& h, double height_scale, const road_network& n, const road_params& p,
+                                 double shoulder_m, const water_maps& w) {
+  const road_grid g = make_road_grid(h, height_scale, w);
+  const int width = n.width, height = n.height;
+  const double cs = g.cell_size;
+  std::vector<float> layer(h.size(), 0.0f);
+  if (n.roads.empty()) return layer;
+  // Road graph: nodes = road cells (sorted), edges = the roads' steps.
+  std::vector<std::uint32_t> nodes;
+  for (const road_path& r : n.roads) nodes.insert(nodes.end(), r.cells.begin(), r.cells.end());
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  auto node_of = [&](std::uint32_t c) {
+    return static_cast<std::size_t>(std::lower_bound(nodes.begin(), nodes.end(), c) - nodes.begin());
+  };
+  auto run_of = [&](std::uint32_t a, std::uint32_t b) {
+    const double dx = col_of(b, width) - col_of(a, width);
+    const double dy = row_of(b, width) - row_of(a, width);
+    return std::sqrt(dx * dx + dy * dy) * cs;
+  };
+  std::vector<std::vector<std::pair<std::size_t, double>>> adjacent(nodes.size());
+  // 1. The terrain along each road, smoothed over about a road width.
+  std::vector<double> sum(nodes.size(), 0.0), count(nodes.size(), 0.0);
+  const int radius = std::max(1, static_cast<int>(std::lround(p.width_m / cs)));
+  for (const road_path& r : n.roads) {
+    const auto len = static_cast<int>(r.cells.size());
+    for (int k = 0; k < len; ++k) {
+      double acc = 0.0;
+      int used = 0;
+      for (int j = std::max(0, k - radius); j <= std::min(len - 1, k + radius); ++j) {
+        acc += g.z[r.cells[static_cast<std::size_t>(j)]];
+        ++used;
+      }
+      const std::size_t v = node_of(r.cells[static_cast<std::size_t>(k)]);
+      sum[v] += acc / used;
+      count[v] += 1.0;
+      if (k + 1 < len) {
+        const std::size_t u = node_of(r.cells[static_cast<std::size_t>(k + 1)]);
+        const double run = run_of(r.cells[static_cast<std::size_t>(k)], r.cells[static_cast<std::size_t>(k + 1)]);
+        adjacent[v].emplace_back(u, run);
+        adjacent[u].emplace_back(v, run);
+      }
+    }
+  }
+  std::vector<double> bed0(nodes.size());
+  for (std::size_t v = 0; v < nodes.size(); ++v) bed0[v] = sum[v] / count[v];
+  // 2. Upper and lower g-Lipschitz envelopes on the road graph (a Dijkstra
+  //    each); their mean keeps every step at or below g.
+  const double grade = p.max_grade_percent / 100.0 * 0.995;
+  const std::vector<double> lower = lipschitz_envelope(bed0, adjacent, grade, 1.0);
+  const std::vector<double> upper = lipschitz_envelope(bed0, adjacent, grade, -1.0);
+  std::vector<double> bed(nodes.size());
+  for (std::size_t v = 0; v < nodes.size(); ++v) bed[v] = 0.5 * (lower[v] + upper[v]);
+  // 3. Nearest road step of every cell within reach, and the bed height there.
+  const double half_m = p.width_m / 2.0, reach_m = half_m + shoulder_m;
+  std::vector<double> best(h.size(), k_unreached), best_bed(h.size(), 0.0);
+  for (const road_path& r : n.roads) {
+    for (std::size_t k = 0; k + 1 < r.cells.size(); ++k) {
+      if (r.bridge[k] != 0) continue;
+      const std::uint32_t ca = r.cells[k], cb = r.cells[k + 1];
+      const nearest_step step{best, best_bed, width, height, cs};
+      step.stamp({static_cast<double>(col_of(ca, width)), static_cast<double>(row_of(ca, width))},
+                 {static_cast<double>(col_of(cb, width)), static_cast<double>(row_of(cb, width))}, bed[node_of(ca)],
+                 bed[node_of(cb)], reach_m / cs + 1.0);
+    }
+  }
+  // 4. Bed, then a smoothstep embankment back to the terrain; water untouched.
+  for (std::size_t c = 0; c < h.size(); ++c) {
+    if (best[c] > reach_m || g.blocked[c] != 0 || g.river[c] != 0) continue;
+    const double d = best[c];
+    double z = best_bed[c];
+    if (d > half_m) {
+      const double t = (d - half_m) / std::max(shoulder_m, 1e-9);
+      const double s = t * t * (3.0 - 2.0 * t);
+      z += (g.z[c] - z) * s;
+    }
+    h.data()[c] = static_cast<float>(z / height_scale);
+    layer[c] = static_cast<float>(std::clamp((half_m - d) / cs + 0.5, 0.0, 1.0));
+  }
+  return layer;
+}
+
+std::string road_network_geojson(const road_network& n, const heightfield& h, double height_scale, int x0, int y0,
+                                 int width, int height) {
+  const region& grid = h.placement();
+  const double cs = grid.cell_size;
+  std::string out = "{\"type\":\"FeatureCollection\",\"features\":[";
+  bool first = true;
+  for (const road_path& r : n.roads) {
+    const bool inside = std::any_of(r.cells.begin(), r.cells.end(), [&](std::uint32_t c) {
+      const int x = col_of(c, n.width), y = row_of(c, n.width);
+      return x >= x0 && x < x0 + width && y >= y0 && y < y0 + height;
+    });
+    if (!inside) continue;
+    out += first ? "\n" : ",\n";
+    first = false;
+    out += "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[";
+    for (std::size_t k = 0; k < r.cells.size(); ++k) {
+      if (k > 0) out += ",";
+      out += "[";
+      detail::append_number(out, "%.3f", static_cast<double>(grid.origin_x + col_of(r.cells[k], n.width)) * cs);
+      out += ",";
+      detail::append_number(out, "%.3f", -static_cast<double>(grid.origin_y + row_of(r.cells[k], n.width)) * cs);
+      out += ",";
+      detail::append_number(out, "%.3f", static_cast<double>(h.data()[r.cells[k]]) * height_scale);
+      out += "]";
+    }
+    out += "]},\"properties\":{\"from\":" + std::to_string(r.from_site) + ",\"to\":" + std::to_string(r.to_site) +
+           ",\"length_m\":";
+    detail::append_number(out, "%.3f", r.length_m);
+    out += ",\"max_grade_percent\":";
+    detail::append_number(out, "%.3f", r.max_grade_percent);
+    out += ",\"bridges\":" + std::to_string(r.bridges) + ",\"cost\":";
+    detail::append_number(out, "%.3f", r.cost);
+    out += "}}";
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+}  // namespace landform

@@ -1,0 +1,158 @@
+// The road outputs: least-cost roads from derive/roads (world scope).
+
+#include "landform/outputs/road_output.hpp"
+
+#include <memory>
+
+namespace landform {
+
+void road_options::check_roads(std::vector<std::pair<std::string, std::string>>& problems) const {
+  if (neighbours != 8 && neighbours != 16) {
+    problems.emplace_back("neighbours", std::to_string(neighbours) + " must be 8 or 16");
+  }
+}
+
+road_params road_options::params() const {
+  road_params p;
+  p.points = points;
+  p.sites = sites;
+  p.max_grade_percent = max_grade_percent;
+  p.grade_penalty = grade_penalty;
+  p.bridge_cost = bridge_cost;
+  p.max_bridge_m = max_bridge_m;
+  p.neighbours = neighbours;
+  p.width_m = width_m;
+  return p;
+}
+
+const param_schema<road_output_options>& road_output_options::schema() {
+  using P = road_output_options;
+  static const auto s = with_road_fields(param_schema<P>())
+                            .object("water", &P::water, water_output_options::schema())
+                            .doc("the water the roads avoid: the options of the water outputs (lakes, rivers)")
+                            .effect("a lower river_area = more rivers to bridge")
+                            .layer("follow_layer", &P::follow_layer)
+                            .doc("layer (0..1) on which roads are cheaper, e.g. \"road_bed\" from road_flatten")
+                            .effect("roads after road_flatten keep to its beds")
+                            .number("follow_factor", &P::follow_factor)
+                            .range(above_to(0, 1))
+                            .doc("cost per metre on the follow layer (1 = no preference)")
+                            .effect("lower = roads hold to the layer more tightly")
+                            .layer("sites_layer", &P::sites_layer)
+                            .doc(
+                                "layer whose cells >= 0.5 are the sites (e.g. \"road_sites\" from road_flatten); "
+                                "overrides points and sites")
+                            .effect("roads after road_flatten link the same sites as the stage's");
+  return s;
+}
+
+void road_output_options::check(std::vector<std::pair<std::string, std::string>>& problems) const {
+  check_roads(problems);
+}
+
+std::vector<std::string> road_output_options::layers_read() const {
+  std::vector<std::string> out = water.layers_read();
+  if (!follow_layer.empty()) out.push_back(follow_layer);
+  if (!sites_layer.empty()) out.push_back(sites_layer);
+  return out;
+}
+
+namespace {
+
+int whole_world(const road_output_options&, double) {
+  return -1;
+}
+
+const char* const k_road_scope =
+    " Needs the whole world: a least-cost path may wander anywhere and rivers depend on terrain anywhere "
+    "upstream, so a region build computes the world's roads and writes the region's window.";
+
+struct roads_and_water {
+  std::shared_ptr<const water_maps> water;
+  road_network roads;
+};
+
+std::shared_ptr<const roads_and_water> roads_of(const road_output_options& o, const output_context& ctx,
+                                                const char* kind) {
+  auto compute = [&] {
+    roads_and_water r;
+    r.water = std::make_shared<const water_maps>(
+        compute_water(ctx.field, ctx.height_scale, o.water.params(ctx), ctx.nthreads));
+    road_params p = o.params();
+    if (!o.follow_layer.empty()) {
+      p.follow = ctx.layers.find(o.follow_layer);
+      p.follow_factor = o.follow_factor;
+    }
+    if (!o.sites_layer.empty()) p.site_layer = ctx.layers.find(o.sites_layer);
+    // A point outside the world or on water is found only now: the error names the output.
+    r.roads = compute_roads(ctx.field, ctx.height_scale, *r.water, p, std::string("outputs (") + kind + ").");
+    return r;
+  };
+  if (ctx.cache == nullptr) return std::make_shared<const roads_and_water>(compute());
+  return ctx.cache->get<roads_and_water>("roads " + road_output_options::schema().to_json(o).dump(), compute);
+}
+
+json network_summary(const road_network& n) {
+  int bridges = 0;
+  double length = 0.0;
+  for (const road_path& r : n.roads) {
+    bridges += r.bridges;
+    length += r.length_m;
+  }
+  return {{"sites", n.sites.size()},
+          {"roads", n.roads.size()},
+          {"unreachable_links", n.unreachable},
+          {"bridges", bridges},
+          {"length_m", length}};
+}
+
+encoded_file encode_roads(const road_output_options& o, const std::string&, const output_context& ctx) {
+  const auto r = roads_of(o, ctx, "roads");
+  const std::string text =
+      road_network_geojson(r->roads, ctx.field, ctx.height_scale, ctx.x0, ctx.y0, ctx.width, ctx.height);
+  encoded_file out;
+  out.bytes.assign(text.begin(), text.end());
+  out.encoding = "GeoJSON (RFC 7946) FeatureCollection of LineStrings";
+  out.extra["coordinates"] = "world metres: x east, y = -world y (north up, as the GeoTIFFs), z = ground in m";
+  out.extra["scope"] = "world (computed over the whole world; roads touching the region)";
+  out.extra["network"] = network_summary(r->roads);
+  return out;
+}
+
+encoded_file encode_road(const road_output_options& o, const std::string& format, const output_context& ctx) {
+  const auto r = roads_of(o, ctx, "road");
+  encoded_file out = encode_scalar(ctx.window(r->roads.mask), ctx.width, ctx.height, format, 0.0, 1.0,
+                                   "road coverage (anti-aliased to width_m)", ctx.png_text, ctx.placement());
+  out.extra["units"] = "0..1";
+  out.extra["scope"] = "world (computed over the whole world, cropped to the region)";
+  out.extra["network"] = network_summary(r->roads);
+  return out;
+}
+
+}  // namespace
+
+std::vector<output_kind> road_output_kinds() {
+  using O = road_output_options;
+  const std::string method =
+      "Sites (points in world metres, or `sites` chosen as the flattest dry cells near water, spaced apart) are "
+      "linked by their Euclidean minimum spanning tree; each link is a least-cost path (exact Dijkstra with an "
+      "A* bound on an 8- or 16-neighbour mask, after Galin et al. 2010) costing length x (1 + grade_penalty "
+      "(grade / max_grade)^2), steps steeper than max_grade_percent impassable, the sea and lakes impassable, "
+      "rivers (from the `water` options, as the water outputs) crossed only by straight bridges of at most "
+      "max_bridge_m, each adding bridge_cost.";
+  std::vector<output_kind> kinds;
+  kinds.push_back(make_output_kind<O>(
+      "roads", "least-cost roads between sites as GeoJSON LineStrings with length, grade and bridges",
+      method +
+          " An RFC 7946 FeatureCollection, one LineString per link in world metres (x, -y, ground z), as "
+          "river_network; properties from, to (site indices), length_m, max_grade_percent, bridges, cost." +
+          k_road_scope,
+      {"geojson"}, &whole_world, &encode_roads));
+  kinds.push_back(make_output_kind<O>(
+      "road", "road mask, anti-aliased to width_m",
+      method + " Each step is drawn as a capsule of width_m with a one-cell ramp (0.5 at the edge)." + k_road_scope,
+      {"png8", "png16", "r32"}, &whole_world, &encode_road));
+  return kinds;
+}
+
+}  // namespace landform
