@@ -102,8 +102,56 @@ const param_schema<hydraulic_erosion_params>& hydraulic_erosion_params::schema()
           .doc(
               "where droplets end: the map's edge (edges), or also the sea below the preset's sea_level (sea; needs "
               "sea_level)")
-          .effect("sea = gullies end at the coast and their sediment leaves the map instead of filling the sea floor");
+          .effect("sea = gullies end at the coast and their sediment leaves the map instead of filling the sea floor")
+          .choice("units", &P::units, {{"world", P::unit_kind::world}, {"cells", P::unit_kind::cells}})
+          .doc(
+              "world: the per-step values hold on the reference grid and are converted to the same behaviour per "
+              "metre on the preset's grid (lifetime in metres, rates per metre, capacity from the slope in m/m); "
+              "cells: used per step as given, as Beyer published them")
+          .effect("world = the same world erodes alike at every resolution and relief; cells = Beyer's model as is")
+          .number("reference_cell_size", &P::reference_cell_size)
+          .unit("m")
+          .range(above_to(0, 1e6))
+          .doc("cell size of the grid the per-step values hold for (units: world)")
+          .effect("larger = the same values act over longer distances: longer droplet paths, gentler rates per metre")
+          .number("reference_height_scale", &P::reference_height_scale)
+          .unit("m per height unit")
+          .range(above_to(0, 1e7))
+          .doc("height scale of the grid the per-step values hold for (units: world)")
+          .effect("larger = the same relief counts as gentler: slower droplets, less carving");
   return s;
+}
+
+hydraulic_erosion_params hydraulic_erosion_grid_params(const hydraulic_erosion_params& p, double cell_size,
+                                                       double height_scale) {
+  if (!(cell_size > 0.0 && std::isfinite(cell_size) && height_scale > 0.0 && std::isfinite(height_scale))) {
+    throw std::invalid_argument("hydraulic_erosion: cell_size and height_scale must be positive and finite");
+  }
+  if (p.units == hydraulic_erosion_params::unit_kind::cells) return p;
+  const double c = cell_size / p.reference_cell_size, r = height_scale / p.reference_height_scale;
+  hydraulic_erosion_params g = p;
+  g.units = hydraulic_erosion_params::unit_kind::cells;
+  g.reference_cell_size = cell_size;
+  g.reference_height_scale = height_scale;
+  // Exact identity on the reference grid: no rounding through pow.
+  if (c != 1.0) {
+    // A share s kept per step of c reference cells is s^c; a share taken is
+    // 1 - (1 - t)^c.
+    const auto per_step = [c](double taken) { return 1.0 - std::pow(1.0 - taken, c); };
+    g.erode_speed = per_step(p.erode_speed);
+    g.deposit_speed = per_step(p.deposit_speed);
+    g.evaporate_speed = per_step(p.evaporate_speed);
+    g.inertia = std::pow(p.inertia, c);
+    g.sediment_capacity_factor = p.sediment_capacity_factor / c;
+    constexpr double k_max_steps = 65536.0;
+    g.max_lifetime = static_cast<int>(std::clamp(std::round(p.max_lifetime / c), 1.0, k_max_steps));
+  }
+  if (c != 1.0 || r != 1.0) g.min_slope = p.min_slope * c / r;
+  if (r != 1.0) {
+    g.min_sediment_capacity = p.min_sediment_capacity / r;
+    g.gravity = p.gravity * r;
+  }
+  return g;
 }
 
 std::uint64_t hydraulic_erosion_params::total_droplets(std::size_t cells) const {
@@ -831,8 +879,9 @@ hydraulic_erosion_result run_droplet(heightfield& h, const hydraulic_erosion_par
   return to_result(totals);
 }
 
-hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic_erosion_params& p,
+hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic_erosion_params& params,
                                                  const stage_context& ctx, hydraulic_erosion_maps* maps) {
+  const hydraulic_erosion_params p = hydraulic_erosion_grid_params(params, h.placement().cell_size, ctx.height_scale);
   field_view f = make_view(h, maps);
   std::vector<std::uint8_t> sea;
   if (p.base_level == erosion_base_level::sea) {

@@ -53,10 +53,19 @@ const heightfield& fbm_512() {
   return h;
 }
 
+// Droplets with Beyer's per-step values as given: this map's grid (1 m cells,
+// 1 m per height unit) is not the reference grid, and these tests are about
+// the model's artefacts, not its unit conversion.
+hydraulic_erosion_params beyer_params() {
+  hydraulic_erosion_params p;
+  p.units = hydraulic_erosion_params::unit_kind::cells;
+  return p;
+}
+
 const heightfield& hydraulic_512() {
   static const heightfield h = [] {
     heightfield f = fbm_512();
-    apply_hydraulic_erosion(f, hydraulic_erosion_params{}, make_ctx(k_size));
+    apply_hydraulic_erosion(f, beyer_params(), make_ctx(k_size));
     return f;
   }();
   return h;
@@ -195,7 +204,7 @@ TEST_CASE("erosion quality: no new single-cell spikes or pits on 512^2 fBm", "[e
     // remnant pinnacle, not at the border, barely above one png8 level (a
     // ridge left standing between channels), and 18 beyond relief / 500.
     heightfield h = input;
-    hydraulic_erosion_params p;
+    hydraulic_erosion_params p = beyer_params();
     p.droplets_per_cell = 6.0;
     stage_context ctx = make_ctx(k_size);
     ctx.nthreads = 0;  // 6 s on one thread; the result is the same on any count
@@ -227,7 +236,7 @@ TEST_CASE("erosion quality: no directional bias on a cone", "[erosion][quality]"
   const heightfield input = cone(256, 1.0);
   SECTION("hydraulic") {
     heightfield h = input;
-    hydraulic_erosion_params p;
+    hydraulic_erosion_params p = beyer_params();
     p.droplets_per_cell = 4.0;
     apply_hydraulic_erosion(h, p, make_ctx(256, 11));
     for (auto [r0, r1] : {std::pair{0.1, 0.2}, std::pair{0.2, 0.3}, std::pair{0.3, 0.4}}) {

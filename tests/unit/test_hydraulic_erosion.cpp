@@ -23,11 +23,20 @@ namespace {
 
 using namespace landform;
 using landform_test::bit_equal;
-using landform_test::make_field;
 using landform_test::require_rejected;
+
+// Most tests run on the reference grid (4 m cells, 500 m per height unit),
+// where the per-step values act exactly as Beyer published them.
+constexpr double k_ref_cell_size = 4.0;
+constexpr double k_ref_height_scale = 500.0;
+
+heightfield make_field(int w, int h, float fill = 0.0f) {
+  return landform_test::make_field(w, h, fill, k_ref_cell_size);
+}
 
 stage_context make_ctx(int w, int h, int threads = 1, std::uint64_t seed = 1) {
   stage_context ctx;
+  ctx.height_scale = k_ref_height_scale;
   ctx.seed = seed;
   ctx.world = {0, 0, w, h};
   ctx.nthreads = threads;
@@ -495,4 +504,67 @@ TEST_CASE("hydraulic_erosion: base_level sea ends droplets at the coast", "[stag
   ctx.sea_level.reset();
   REQUIRE_THROWS_WITH(apply_hydraulic_erosion(coast, p, ctx),
                       Catch::Contains("needs the preset's top-level sea_level"));
+}
+
+namespace {
+
+// Mean eroded depth in metres of one 512 m x 512 m fBm world sampled with
+// cells of `cell_size` metres, 500 m per height unit.
+double eroded_depth_m(double cell_size, hydraulic_erosion_params::unit_kind units) {
+  const int n = static_cast<int>(512.0 / cell_size);
+  heightfield h = landform_test::make_field(n, n, 0.0f, cell_size);
+  opensimplex_params np;
+  np.octaves = 5;
+  np.feature_size = 300.0;  // metres
+  apply_opensimplex(h, np, make_ctx(n, n));
+  hydraulic_erosion_params p;
+  p.units = units;
+  const auto r = apply_hydraulic_erosion(h, p, make_ctx(n, n, 2));
+  return r.eroded / static_cast<double>(h.size()) * k_ref_height_scale;
+}
+
+}  // namespace
+
+TEST_CASE("hydraulic_erosion: the same world erodes alike at every resolution", "[stages][hydraulic_erosion]") {
+  // Issue 9: per-step values made eroded depth halve with each doubling of
+  // resolution (9.13 / 4.86 / 2.51 m at 257 / 513 / 1025 on the default
+  // preset). In world units it stays within 0.7 to 1.4 times.
+  using units = hydraulic_erosion_params::unit_kind;
+  const double coarse = eroded_depth_m(8.0, units::world), mid = eroded_depth_m(4.0, units::world),
+               fine = eroded_depth_m(2.0, units::world);
+  INFO("eroded depth at 8 / 4 / 2 m cells: " << coarse << " / " << mid << " / " << fine << " m");
+  REQUIRE(mid > 0.1);
+  CHECK(coarse / mid >= 0.7);
+  CHECK(coarse / mid <= 1.4);
+  CHECK(fine / mid >= 0.7);
+  CHECK(fine / mid <= 1.4);
+  // Beyer's per-step values as given do not hold across resolutions: the
+  // conversion is what keeps the depth.
+  const double cells_coarse = eroded_depth_m(8.0, units::cells), cells_fine = eroded_depth_m(2.0, units::cells);
+  INFO("per-step values as given: " << cells_coarse << " m at 8 m cells, " << cells_fine << " m at 2 m cells");
+  CHECK(cells_coarse / cells_fine > 2.0);
+}
+
+TEST_CASE("hydraulic_erosion: relief in metres changes the result", "[stages][hydraulic_erosion]") {
+  // The same height field at 500 m and 3000 m of relief: the steeper world
+  // runs faster droplets and carves more: in height units (measured 1.10
+  // times), so more than six times as much in metres.
+  const heightfield input = fbm(96, 96, 8, 40.0);
+  heightfield low = input, high = input;
+  stage_context ctx = make_ctx(96, 96, 2);
+  const auto r_low = apply_hydraulic_erosion(low, hydraulic_erosion_params{}, ctx);
+  ctx.height_scale = 6.0 * k_ref_height_scale;
+  const auto r_high = apply_hydraulic_erosion(high, hydraulic_erosion_params{}, ctx);
+  INFO("eroded, height units: " << r_low.eroded << " at 500 m, " << r_high.eroded << " at 3000 m");
+  CHECK(!bit_equal(low, high));
+  CHECK(r_high.eroded > 1.05 * r_low.eroded);
+  // On the reference grid the conversion is the identity.
+  const hydraulic_erosion_params p;
+  const hydraulic_erosion_params g = hydraulic_erosion_grid_params(p, k_ref_cell_size, k_ref_height_scale);
+  CHECK(g.erode_speed == p.erode_speed);
+  CHECK(g.inertia == p.inertia);
+  CHECK(g.min_slope == p.min_slope);
+  CHECK(g.gravity == p.gravity);
+  CHECK(g.max_lifetime == p.max_lifetime);
+  REQUIRE_THROWS_AS(hydraulic_erosion_grid_params(p, 0.0, 1.0), std::invalid_argument);
 }

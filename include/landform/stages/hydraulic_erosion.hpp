@@ -13,10 +13,16 @@ namespace landform {
 
 /// Parameters of the `hydraulic_erosion` filter. Names and defaults follow
 /// Beyer's droplet model as published in S. Lague's widely used port.
-/// Units: heights are the heightfield's own height units, distances are
-/// cells, time is droplet steps (one step moves one cell).
+/// Units: the per-step values (rates, lifetime, slope floor, gravity) are
+/// Beyer's for a reference grid of `reference_cell_size` metres per cell and
+/// `reference_height_scale` metres per height unit (the default preset's
+/// 4 m and 500 m). With `units` = `world` they are converted to the same
+/// behaviour per metre on the preset's own grid (see
+/// hydraulic_erosion_grid_params()), so the same world at another resolution
+/// or relief erodes alike; with `cells` they are used per step as given.
 struct hydraulic_erosion_params {
   enum class spawn_kind { uniform, high_ground };
+  enum class unit_kind { world, cells };
   double droplets_per_cell = 1.0;          ///< droplets / cell, 0 to 1000; used when droplet_count is 0
   int droplet_count = 0;                   ///< droplets in total, 0 to 10^9; > 0 overrides droplets_per_cell
   spawn_kind spawn = spawn_kind::uniform;  ///< where droplets start
@@ -35,6 +41,9 @@ struct hydraulic_erosion_params {
   /// `edges`: droplets end at the map's edge only; `sea`: also where they
   /// reach the sea (find_ocean() of the input at the preset's sea_level).
   erosion_base_level base_level = erosion_base_level::edges;
+  unit_kind units = unit_kind::world;     ///< world: per metre on any grid; cells: per step as given
+  double reference_cell_size = 4.0;       ///< metres per cell the per-step values hold for, > 0
+  double reference_height_scale = 500.0;  ///< metres per height unit the values hold for, > 0
 
   static const param_schema<hydraulic_erosion_params>& schema();
 
@@ -67,6 +76,29 @@ struct hydraulic_erosion_maps {
   std::vector<float> flow;        ///< droplet steps starting at each cell (nearest cell)
 };
 
+/// The parameters in the grid's own units, as the droplet kernel uses them:
+/// per step of one cell, heights in height units. With p.units = `cells`
+/// (or a grid equal to the reference) they are p itself. Otherwise, with
+/// c = cell_size / reference_cell_size and r = height_scale /
+/// reference_height_scale:
+/// - a droplet lives the same distance in metres: max_lifetime / c steps
+///   (rounded, at least 1);
+/// - rates per step become the same rates per metre: erode_speed e becomes
+///   1 - (1 - e)^c, as do deposit_speed and evaporate_speed; inertia i
+///   becomes i^c;
+/// - the capacity depends on the slope in metres per metre, not on the drop
+///   per cell: sediment_capacity_factor / c; min_slope x c / r;
+///   min_sediment_capacity, in metres, / r;
+/// - speed grows with the drop in metres: gravity x r.
+/// The brush radius stays in cells (the width of the finest gullies). The
+/// eroded depth in metres per cell then stays the same across resolutions of
+/// one world (each cell is crossed by 1/c times as many droplet steps, each
+/// eroding c times as much); the cost per cell grows as 1/c.
+/// @throws std::invalid_argument when cell_size or height_scale is not
+///         positive and finite.
+hydraulic_erosion_params hydraulic_erosion_grid_params(const hydraulic_erosion_params& p, double cell_size,
+                                                       double height_scale);
+
 /// Carves gullies and fills valleys by simulating water droplets.
 ///
 /// Method: H. T. Beyer, "Implementation of a method for hydraulic erosion"
@@ -95,6 +127,10 @@ struct hydraulic_erosion_maps {
 /// cell at most up to the disc's highest cell and its own highest neighbour);
 /// a droplet whose next move would leave the map carries its sediment off
 /// the map (`sediment_outflow`).
+///
+/// Units: `p` is first converted to the grid with
+/// hydraulic_erosion_grid_params() (cell size from the heightfield's
+/// placement, ctx.height_scale); everything below is in the grid's units.
 ///
 /// Base level `sea`: the sea is find_ocean() of the input at ctx.sea_level
 /// (cells below it connected to the map's border), fixed for the whole
@@ -165,7 +201,9 @@ hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic
                                                  const stage_context& ctx, hydraulic_erosion_maps* maps = nullptr);
 
 /// One droplet starting at (x, y) (cells; x in [0, width - 1), y in
-/// [0, height - 1)), exactly as the stage runs it. For tests and tools.
+/// [0, height - 1)), exactly as the stage runs it, with `p` taken in the
+/// grid's units (as hydraulic_erosion_grid_params() returns them). For tests
+/// and tools.
 hydraulic_erosion_result run_droplet(heightfield& h, const hydraulic_erosion_params& p, float x, float y,
                                      hydraulic_erosion_maps* maps = nullptr);
 
