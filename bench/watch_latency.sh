@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Save-to-outputs latency of `landform watch`: the default preset at 256 x 256
-# in a temporary folder, saved N times (a new seed, written to a temporary
-# and renamed over the preset, as editors save); each time, the wall time
-# from the rename to the new manifest.json in the output folder.
+# in a temporary folder, saved N times (written to a temporary and renamed
+# over the preset, as editors save); each time, the wall time from the rename
+# to the new manifest.json in the output folder. Each save changes
+#   seed        the seed: every stage runs again (the default)
+#   last-stage  the talus erosion's iterations: the stages before it come
+#               from the watch's cache of the last build
 #
-#   bench/watch_latency.sh [LANDFORM] [N] [SIZE]   (default: build/landform 10 256)
+#   bench/watch_latency.sh [LANDFORM] [N] [SIZE] [seed|last-stage]
+#       (default: build/landform 10 256 seed)
 #
 # Prints each save's latency and the build's own total from the status line,
 # then the median, min and max. The latency includes the 75 ms of quiet the
@@ -14,34 +18,44 @@ cd "$(dirname "$0")/.."
 bin=$(realpath "${1:-build/landform}")
 saves=${2:-10}
 size=${3:-256}
+mode=${4:-seed}
 [ -x "$bin" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
-python3 - "$bin" "$saves" "$size" <<'PY'
+python3 - "$bin" "$saves" "$size" "$mode" <<'PY'
 import json, os, re, signal, statistics, subprocess, sys, tempfile, time
 
-bin, saves, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+bin, saves, size, mode = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+if mode not in ("seed", "last-stage"):
+    sys.exit(f"mode: seed or last-stage, not {mode}")
 preset = json.load(open("presets/default.json"))
+talus = next(s for s in preset["stages"] if s["type"] == "thermal_erosion")
 with tempfile.TemporaryDirectory() as tmp:
     path, out, err_path = os.path.join(tmp, "p.json"), os.path.join(tmp, "out"), os.path.join(tmp, "stderr")
     manifest = os.path.join(out, "manifest.json")
 
-    def save(seed):
-        preset["size"], preset["seed"] = size, seed
+    def save(k):
+        preset["size"] = size
+        if mode == "seed":
+            preset["seed"] = k
+        else:
+            talus["iterations"] = 20 + k
         with open(path + ".tmp", "w") as f:
             json.dump(preset, f)
         start = time.monotonic()
         os.rename(path + ".tmp", path)
         return start
 
-    def wait_for(seed, limit=60.0):
+    def wait_for(k, limit=60.0):
+        want = json.load(open(path))
         end = time.monotonic() + limit
         while time.monotonic() < end:
             try:
-                if json.load(open(manifest)).get("seed") == seed:
+                got = json.load(open(manifest))["preset"]
+                if got["seed"] == want["seed"] and got["stages"][4]["iterations"] == talus["iterations"]:
                     return time.monotonic()
-            except (OSError, ValueError):
+            except (OSError, ValueError, KeyError, IndexError):
                 pass
             time.sleep(0.001)
-        sys.exit(f"no build for seed {seed} within {limit} s")
+        sys.exit(f"no build for save {k} within {limit} s")
 
     save(0)
     with open(err_path, "w") as err:
@@ -60,6 +74,6 @@ with tempfile.TemporaryDirectory() as tmp:
     for k, latency in enumerate(latencies):
         build = f"{builds[k]:.1f}" if k < len(builds) else "?"
         print(f"save {k + 1}: {latency * 1e3:.1f} ms to the new manifest (build {build} ms)")
-    print(f"{size}x{size}, {saves} saves: median {statistics.median(latencies) * 1e3:.1f} ms, "
+    print(f"{size}x{size}, {saves} saves ({mode}): median {statistics.median(latencies) * 1e3:.1f} ms, "
           f"min {min(latencies) * 1e3:.1f} ms, max {max(latencies) * 1e3:.1f} ms")
 PY

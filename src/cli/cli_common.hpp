@@ -13,6 +13,7 @@
 
 namespace landform {
 class pipeline;
+class stage_cache;
 struct build_result;
 }  // namespace landform
 
@@ -57,6 +58,7 @@ struct build_settings {
   bool clean = false;                 // remove the previous build's files this one does not write
   std::optional<double> max_seconds;  // refuse presets estimated to run longer (one core)
   bool timings = false;               // print per-stage and per-output wall times on stderr
+  stage_cache* cache = nullptr;       // `watch`: resume after the stages an edit left unchanged
 };
 
 /// Called by build_into after the stages ran and before anything is encoded

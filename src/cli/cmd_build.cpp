@@ -139,6 +139,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
   };
   run.stop_requested = [] { return interrupt_guard::requested(); };
   if (timing) run.stage_timed = timings.stage_recorder(p);
+  run.cache = o.cache;
   const build_result result = p.run_full(run);
   progress.finish();
   if (after_run) after_run(p, result);

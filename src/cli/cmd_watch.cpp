@@ -1,7 +1,10 @@
 // landform watch PRESET [-o DIR] [--size N|WxH] [--seed N] [--set K=V]... [--var N=V]... [--vars FILE]
 //                [--target unity|unreal|godot] [--snap] [--strict] [--clean] [--threads N] [--max-seconds N] [--quiet]
 //
-// Builds the preset, then again each time it is saved, until Ctrl-C. Linux
+// Builds the preset, then again each time it is saved, until Ctrl-C. Each
+// rebuild resumes after the stages the save left unchanged (a stage_cache of
+// the last build's states, bit-identical to a build from scratch), so tuning
+// a late stage or an output does not rerun the erosion before it. Linux
 // inotify on the folders of the files the build reads (the preset, the
 // --vars file, the heightmaps of `image` stages), not on the files: editors
 // that save by writing a temporary and renaming it over the file (vim, VS
@@ -31,6 +34,7 @@
 #include "landform/core/error.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/registry.hpp"
+#include "landform/pipeline/stage_cache.hpp"
 
 namespace landform::cli {
 
@@ -179,21 +183,26 @@ std::string clock_time() {
 // One build, as `landform build` with the same options would run it, then
 // its status line (and timings) on stderr. A failed build prints the error
 // `build` prints and writes nothing, so the folder keeps the last good outputs.
-void rebuild(const watch_options& o, file_watch& watch) {
+void rebuild(const watch_options& o, file_watch& watch, stage_cache& cache) {
   build_timings timings;
   build_settings settings = o.settings;
+  settings.cache = &cache;
   settings.quiet = true;  // no file list or progress bar at every save; the status line says it
   settings.timings = false;
-  std::string size;
+  std::string size, reused;
   int code = k_exit_ok;
   try {
     const json preset = load_build_preset(o.source, o.target);
     for (const fs::path& file : stage_files(preset, preset_folder(o.source))) watch.add(file);
     code = build_into(
         preset, preset_folder(o.source), settings,
-        [&](const pipeline& p, const build_result&) {
+        [&](const pipeline& p, const build_result& result) {
           for (const output_spec& out : p.outputs()) watch.ignore(fs::path(settings.out_dir) / out.file);
           size = std::to_string(p.region().width) + "x" + std::to_string(p.region().height);
+          if (result.stages_cached > 0) {
+            reused = " (" + std::to_string(result.stages_cached) + " of " + std::to_string(p.stages().size()) +
+                     " stages unchanged, from the last build)";
+          }
         },
         &timings);
   } catch (const cancelled_error&) {
@@ -204,8 +213,8 @@ void rebuild(const watch_options& o, file_watch& watch) {
   }
   const double ms = timings.total_seconds() * 1e3;
   if (code == k_exit_ok) {
-    std::fprintf(stderr, "%s ok %.1f ms: %s into %s\n", clock_time().c_str(), ms, size.c_str(),
-                 settings.out_dir.c_str());
+    std::fprintf(stderr, "%s ok %.1f ms: %s into %s%s\n", clock_time().c_str(), ms, size.c_str(),
+                 settings.out_dir.c_str(), reused.c_str());
     if (!o.quiet) timings.print(stderr);
   } else {
     std::fprintf(stderr, "%s error %.1f ms: %s keeps the last good outputs\n", clock_time().c_str(), ms,
@@ -222,13 +231,14 @@ int run_watch(const watch_options& o) {
   watch.ignore(fs::path(o.settings.out_dir) / "manifest.json");
   std::cerr << "landform: watching " << o.source.file
             << (o.source.vars_file.empty() ? std::string() : " and " + o.source.vars_file) << " (Ctrl-C stops)\n";
-  rebuild(o, watch);
+  stage_cache cache;
+  rebuild(o, watch, cache);
   while (!interrupt_guard::requested()) {
     if (watch.wait(-1) == file_watch::wait_result::interrupted) break;
     file_watch::wait_result quiet = file_watch::wait_result::changed;
     while (quiet == file_watch::wait_result::changed) quiet = watch.wait(k_quiet_ms);
     if (quiet == file_watch::wait_result::interrupted) break;
-    rebuild(o, watch);
+    rebuild(o, watch, cache);
   }
   std::cerr << "landform: stopped watching\n";
   return k_exit_ok;

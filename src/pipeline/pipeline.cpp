@@ -17,6 +17,7 @@
 #include "landform/pipeline/engine_target.hpp"
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/preset_header.hpp"
+#include "landform/pipeline/stage_cache.hpp"
 
 namespace landform {
 
@@ -522,7 +523,7 @@ build_result pipeline::run_full(const run_options& options) const {
       }
     }
   }
-  build_result result = run_area(area, m_stages.size(), ranges, options);
+  build_result result = run_area(area, m_stages.size(), ranges, options, options.cache);
   result.world_ranges = std::move(ranges);
   return result;
 }
@@ -570,8 +571,31 @@ std::pair<float, float> pipeline::measure_world_range(std::size_t k, const range
   return {lo, hi};
 }
 
+std::vector<std::string> pipeline::cache_keys(const landform::region& area, const range_list& ranges) const {
+  // Everything a stage's stage_context and input hold, besides the previous
+  // state: the prefix's key, then the stage's own.
+  json header = {{"area", {area.origin_x, area.origin_y, area.width, area.height, area.cell_size}},
+                 {"region", {m_region.origin_x, m_region.origin_y, m_region.width, m_region.height}},
+                 {"world", {m_world.origin_x, m_world.origin_y, m_world.width, m_world.height}},
+                 {"height_scale", m_height_scale}};
+  if (m_sea_level) header["sea_level"] = *m_sea_level;
+  std::vector<std::string> keys;
+  std::string key = header.dump();
+  for (std::size_t k = 0; k < m_stages.size(); ++k) {
+    const pipeline_stage& s = m_stages[k];
+    json entry = {{"params", s.params}, {"seed", s.seed}, {"wanted", s.wanted}};
+    for (const auto& [index, range] : ranges) {
+      if (index == k) entry["world_range"] = {range.first, range.second};
+    }
+    key += '\n';
+    key += entry.dump();
+    keys.push_back(key);
+  }
+  return keys;
+}
+
 build_result pipeline::run_area(const landform::region& area, std::size_t stop, const range_list& ranges,
-                                const run_options& options) const {
+                                const run_options& options, stage_cache* cache) const {
   build_result result{heightfield(area),
                       layer_set{},
                       static_cast<int>(m_region.origin_x - area.origin_x),
@@ -579,8 +603,19 @@ build_result pipeline::run_area(const landform::region& area, std::size_t stop, 
                       m_region,
                       {},
                       {}};
+  std::vector<std::string> keys;
+  std::size_t first = 0;
+  if (cache != nullptr && stop == m_stages.size()) {
+    keys = cache_keys(area, ranges);
+    if (const build_result* hit = cache->resume(keys, first)) {
+      result = *hit;
+      result.stages_cached = first;
+    }
+  } else {
+    cache = nullptr;
+  }
   const auto count = static_cast<double>(m_stages.size());
-  for (std::size_t k = 0; k < stop; ++k) {
+  for (std::size_t k = first; k < stop; ++k) {
     const pipeline_stage& s = m_stages[k];
     if (!s.run) continue;
     stage_context ctx;
@@ -617,8 +652,10 @@ build_result pipeline::run_area(const landform::region& area, std::size_t stop, 
       // out of range): a preset problem, reported with the stage's path.
       throw preset_error(s.path, e.what());
     }
-    if (options.stage_timed) options.stage_timed(k, false, seconds_since(start));
+    const double seconds = seconds_since(start);
+    if (options.stage_timed) options.stage_timed(k, false, seconds);
     ctx.progress(1.0);
+    if (cache != nullptr) cache->store(keys[k], k + 1, result, seconds);
   }
   return result;
 }

@@ -18,6 +18,7 @@
 namespace landform {
 
 struct output_kind;
+class stage_cache;
 
 /// One requested file: which map, how it is encoded, where it goes.
 struct output_spec {
@@ -43,6 +44,8 @@ struct build_result {
   /// What stages reported (stage_context::report), by stage index, in the
   /// order reported.
   std::vector<std::pair<std::size_t, std::vector<std::pair<std::string, double>>>> stage_reports;
+  /// Stages whose result came from run_options::cache instead of running.
+  std::size_t stages_cached = 0;
   /// The region's heights.
   [[nodiscard]] heightfield heights() const { return field.crop(x0, y0, region.width, region.height); }
 };
@@ -83,6 +86,11 @@ struct run_options {
   /// is reported once with `stats_pass` true and the time of the whole pass.
   /// Only for reporting (`landform build --timings`); may be empty.
   std::function<void(std::size_t stage, bool stats_pass, double seconds)> stage_timed;
+  /// Snapshots of earlier runs (`landform watch`): run_full() starts after
+  /// the last stage whose inputs and parameters are unchanged and stores the
+  /// state after each stage it runs. The result is the same bit for bit.
+  /// May be null.
+  stage_cache* cache = nullptr;
 };
 
 /// A preset that passed validation, with its stages created.
@@ -161,7 +169,10 @@ class pipeline {
   /// Runs stages [0, stop) over `area`, giving stats-scope stages the ranges
   /// in `ranges`.
   build_result run_area(const landform::region& area, std::size_t stop, const range_list& ranges,
-                        const run_options& options) const;
+                        const run_options& options, stage_cache* cache = nullptr) const;
+  /// The stage_cache keys of run_area(area, all stages, ranges): entry k
+  /// holds everything the state after stages [0, k] depends on.
+  [[nodiscard]] std::vector<std::string> cache_keys(const landform::region& area, const range_list& ranges) const;
 
   landform::region m_region;
   world_extent m_world;
