@@ -32,8 +32,7 @@ const build_result* stage_cache::resume(const std::vector<std::string>& keys, st
   return &m_snapshots.back().state;
 }
 
-void stage_cache::store(const std::string& key, std::size_t stages_done, const build_result& state,
-                        double seconds) {
+void stage_cache::store(const std::string& key, std::size_t stages_done, const build_result& state, double seconds) {
   const std::size_t bytes = bytes_of(state);
   if (bytes > m_budget) return;
   std::erase_if(m_snapshots, [&](const snapshot& s) {
