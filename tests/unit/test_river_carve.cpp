@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -18,25 +17,15 @@
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/stages/river_carve.hpp"
+#include "output_checks.hpp"
 #include "water_checks.hpp"
 
 using namespace landform;
+using landform_test::build_outputs;
 using landform_test::cell_at;
+using landform_test::r32_values;
 
 namespace {
-
-std::vector<float> r32_values(const std::vector<std::uint8_t>& bytes) {
-  std::vector<float> out(bytes.size() / 4);
-  std::memcpy(out.data(), bytes.data(), out.size() * 4);
-  return out;
-}
-
-std::vector<encoded_output> build_outputs(const json& preset, int nthreads = 1) {
-  const pipeline p = pipeline::build(preset);
-  run_options options;
-  options.nthreads = nthreads;
-  return encode_outputs(p, p.run_full(options), nthreads);
-}
 
 // The heights a preset's stages make (the whole world).
 heightfield heights_of(const json& preset) {
