@@ -6,8 +6,7 @@
 
 namespace landform {
 
-std::vector<double> chamfer_distance(const std::vector<std::uint8_t>& source, int width, int height,
-                                     double cell_size) {
+std::vector<double> chamfer_distance(const std::vector<std::uint8_t>& source, int width, int height, double cell_size) {
   const std::size_t n = source.size();
   std::vector<double> d(n, std::numeric_limits<double>::infinity());
   for (std::size_t c = 0; c < n; ++c) {

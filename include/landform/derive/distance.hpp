@@ -18,7 +18,6 @@ namespace landform {
 /// @return width x height distances in metres, row-major; +infinity
 ///         everywhere when no cell is a source
 /// Serial, O(width x height).
-std::vector<double> chamfer_distance(const std::vector<std::uint8_t>& source, int width, int height,
-                                     double cell_size);
+std::vector<double> chamfer_distance(const std::vector<std::uint8_t>& source, int width, int height, double cell_size);
 
 }  // namespace landform
