@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "landform/core/error.hpp"
+#include "landform/derive/distance.hpp"
 #include "line_raster.hpp"
 
 namespace landform {
@@ -256,36 +257,14 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
 
 namespace {
 
-// Distance (m) of every cell to water (sea, lakes, rivers): a 1 / sqrt 2
-// chamfer transform in two passes; infinite without water.
+// Distance (m) of every cell to water (sea, lakes, rivers); infinite without
+// water.
 std::vector<double> water_distance(const road_grid& g) {
-  const int width = g.width, height = g.height;
-  const std::size_t n = g.z.size();
-  const double cs = g.cell_size;
-  std::vector<double> dw(n, k_unreached);
-  for (std::size_t c = 0; c < n; ++c) {
-    if (g.blocked[c] != 0 || g.river[c] != 0) dw[c] = 0.0;
+  std::vector<std::uint8_t> water(g.z.size(), 0);
+  for (std::size_t c = 0; c < water.size(); ++c) {
+    if (g.blocked[c] != 0 || g.river[c] != 0) water[c] = 1;
   }
-  const double diag = std::sqrt(2.0) * cs;
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
-      double& d = dw[cell_index(width, x, y)];
-      if (x > 0) d = std::min(d, dw[cell_index(width, x - 1, y)] + cs);
-      if (y > 0) d = std::min(d, dw[cell_index(width, x, y - 1)] + cs);
-      if (x > 0 && y > 0) d = std::min(d, dw[cell_index(width, x - 1, y - 1)] + diag);
-      if (x + 1 < width && y > 0) d = std::min(d, dw[cell_index(width, x + 1, y - 1)] + diag);
-    }
-  }
-  for (int y = height - 1; y >= 0; --y) {
-    for (int x = width - 1; x >= 0; --x) {
-      double& d = dw[cell_index(width, x, y)];
-      if (x + 1 < width) d = std::min(d, dw[cell_index(width, x + 1, y)] + cs);
-      if (y + 1 < height) d = std::min(d, dw[cell_index(width, x, y + 1)] + cs);
-      if (x + 1 < width && y + 1 < height) d = std::min(d, dw[cell_index(width, x + 1, y + 1)] + diag);
-      if (x > 0 && y + 1 < height) d = std::min(d, dw[cell_index(width, x - 1, y + 1)] + diag);
-    }
-  }
-  return dw;
+  return chamfer_distance(water, g.width, g.height, g.cell_size);
 }
 
 // Deterministic automatic sites: the flattest dry cells near water, spaced

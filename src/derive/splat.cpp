@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 #include "landform/core/rng.hpp"
+#include "landform/derive/distance.hpp"
 #include "landform/noise/open_simplex_legacy.hpp"
 
 namespace landform {
@@ -25,12 +27,66 @@ double log_flow(double cells) {
   return std::log10(std::max(cells, 1.0));
 }
 
+// 1 on the cells `meets` flags; a smoothstep down to 0 at `width` metres from
+// the nearest of them (0 everywhere when none does).
+std::vector<float> distance_factor(const std::vector<std::uint8_t>& meets, const splat_inputs& in, double width) {
+  std::vector<float> out(meets.size(), 0.0f);
+  if (width <= 0.0) {
+    for (std::size_t k = 0; k < meets.size(); ++k) out[k] = meets[k] != 0 ? 1.0f : 0.0f;
+    return out;
+  }
+  if (in.grid_width <= 0 || in.grid_height <= 0 ||
+      static_cast<std::size_t>(in.grid_width) * static_cast<std::size_t>(in.grid_height) != in.count) {
+    throw std::invalid_argument(
+        "splat_weights: river and lake blends need the grid (grid_width x grid_height = count)");
+  }
+  const std::vector<double> d = chamfer_distance(meets, in.grid_width, in.grid_height, in.cell_size);
+  for (std::size_t k = 0; k < d.size(); ++k) {
+    if (d[k] >= width) continue;
+    const double t = 1.0 - d[k] / width;
+    out[k] = static_cast<float>(t * t * (3.0 - 2.0 * t));
+  }
+  return out;
+}
+
+// The river and lake factors of one rule (empty when it gives neither).
+std::vector<float> water_factor(const splat_rule& rule, const splat_inputs& in, const splat_blend& blend) {
+  std::vector<float> factor;
+  if (rule.river) {
+    if (in.river == nullptr) throw std::invalid_argument("splat_weights: rule " + rule.name + " needs river coverage");
+    std::vector<std::uint8_t> meets(in.count);
+    const double lo = (*rule.river)[0], hi = (*rule.river)[1];
+    for (std::size_t k = 0; k < in.count; ++k) meets[k] = in.river[k] >= lo && in.river[k] <= hi ? 1 : 0;
+    factor = distance_factor(meets, in, blend.river);
+  }
+  if (rule.lake) {
+    if (in.lake == nullptr) throw std::invalid_argument("splat_weights: rule " + rule.name + " needs the lake mask");
+    std::vector<std::uint8_t> meets(in.count);
+    const double lo = (*rule.lake)[0], hi = (*rule.lake)[1];
+    for (std::size_t k = 0; k < in.count; ++k) {
+      const double v = in.lake[k] != 0 ? 1.0 : 0.0;
+      meets[k] = v >= lo && v <= hi ? 1 : 0;
+    }
+    const std::vector<float> f = distance_factor(meets, in, blend.lake);
+    if (factor.empty()) return f;
+    for (std::size_t k = 0; k < in.count; ++k) factor[k] *= f[k];
+  }
+  return factor;
+}
+
 }  // namespace
 
 std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat_rule>& rules,
                                  const splat_blend& blend) {
   const std::size_t layers = rules.size();
   std::vector<float> out(in.count * layers, 0.0f);
+  std::vector<std::vector<float>> water(layers);
+  for (std::size_t r = 0; r < layers; ++r) {
+    if (rules[r].water_depth && in.water_depth == nullptr) {
+      throw std::invalid_argument("splat_weights: rule " + rules[r].name + " needs water depths");
+    }
+    water[r] = water_factor(rules[r], in, blend);
+  }
   for (std::size_t k = 0; k < in.count; ++k) {
     double total = 0.0;
     float* w = out.data() + k * layers;
@@ -44,6 +100,8 @@ std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat
         v *= range_factor(log_flow(in.flow[k]), decades, blend.flow);
       }
       if (rule.curvature) v *= range_factor(in.curvature[k], *rule.curvature, blend.curvature);
+      if (rule.water_depth) v *= range_factor(in.water_depth[k], *rule.water_depth, blend.water_depth);
+      if (!water[r].empty()) v *= water[r][k];
       if (rule.noise > 0.0 && r < in.noise.size() && in.noise[r]) v *= std::max(0.0, 1.0 + rule.noise * in.noise[r][k]);
       w[r] = static_cast<float>(v);
       total += v;

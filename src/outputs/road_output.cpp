@@ -76,8 +76,7 @@ std::shared_ptr<const roads_and_water> roads_of(const road_output_options& o, co
                                                 const char* kind) {
   auto compute = [&] {
     roads_and_water r;
-    r.water = std::make_shared<const water_maps>(
-        compute_water(ctx.field, ctx.height_scale, o.water.params(ctx), ctx.nthreads));
+    r.water = shared_water(o.water, ctx);  // the same water as the water outputs with these options
     road_params p = o.params();
     if (!o.follow_layer.empty()) {
       p.follow = ctx.layers.find(o.follow_layer);

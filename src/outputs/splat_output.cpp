@@ -4,11 +4,13 @@
 #include "landform/outputs/splat_output.hpp"
 
 #include <cmath>
+#include <memory>
 
 #include "landform/derive/flow.hpp"
 #include "landform/derive/splat.hpp"
 #include "landform/derive/surface.hpp"
 #include "landform/io/encode.hpp"
+#include "landform/outputs/water_output.hpp"
 
 namespace landform {
 
@@ -41,6 +43,19 @@ const param_schema<splat_rule>& rule_schema() {
                             .interval("curvature", &R::curvature)
                             .unit("1/m")
                             .doc("profile curvature where the layer applies")
+                            .interval("water_depth", &R::water_depth)
+                            .unit("m")
+                            .range(at_least(0))
+                            .doc("water depths of the sea and lakes where the layer applies (0 on land and rivers)")
+                            .effect("e.g. [0, 2] = shallows and dry land, [5, 1e4] = deep water")
+                            .interval("river", &R::river)
+                            .range(between(0, 1))
+                            .doc("river coverage where the layer applies (the river output's anti-aliased mask)")
+                            .effect("[0.5, 1] with river_blend = banks along the rivers; [0, 0] = away from rivers")
+                            .interval("lake", &R::lake)
+                            .range(between(0, 1))
+                            .doc("lake mask values where the layer applies (1 under a wet lake, 0 elsewhere)")
+                            .effect("[1, 1] with lake_blend = lake beds and a shore band; [0, 0] = away from lakes")
                             .number("noise", &R::noise)
                             .range(between(0, 1))
                             .doc("breakup noise amplitude")
@@ -55,18 +70,33 @@ const param_schema<splat_rule>& rule_schema() {
 struct splat_options {
   // The classic four: grass on gentle ground, rock on steep, sand low, snow high.
   std::vector<splat_rule> layers = {
-      {"grass", std::nullopt, std::array<double, 2>{0.0, 28.0}, std::nullopt, std::nullopt, 0.25, 1.0, std::nullopt},
-      {"rock", std::nullopt, std::array<double, 2>{34.0, 90.0}, std::nullopt, std::nullopt, 0.2, 1.0, std::nullopt},
+      {"grass", std::nullopt, std::array<double, 2>{0.0, 28.0}, std::nullopt, std::nullopt, 0.25, 1.0, std::nullopt,
+       std::nullopt, std::nullopt, std::nullopt},
+      {"rock", std::nullopt, std::array<double, 2>{34.0, 90.0}, std::nullopt, std::nullopt, 0.2, 1.0, std::nullopt,
+       std::nullopt, std::nullopt, std::nullopt},
       {"sand", std::array<double, 2>{0.0, 0.3}, std::array<double, 2>{0.0, 20.0}, std::nullopt, std::nullopt, 0.0, 2.0,
-       std::nullopt},
+       std::nullopt, std::nullopt, std::nullopt, std::nullopt},
       {"snow", std::array<double, 2>{0.82, 1.0}, std::array<double, 2>{0.0, 45.0}, std::nullopt, std::nullopt, 0.3, 3.0,
-       std::nullopt}};
+       std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
   double height_blend = 0.05;
   double slope_blend = 5.0;
   double flow_blend = 0.5;
   double curvature_blend = 0.002;
+  double water_depth_blend = 0.5;
+  double river_blend = 20.0;
+  double lake_blend = 20.0;
   double noise_scale = 40.0;
   flow_method flow = flow_method::d8;
+  water_output_options water;
+
+  [[nodiscard]] bool uses_water() const {
+    for (const auto& r : layers)
+      if (r.water_depth || r.river || r.lake) return true;
+    return false;
+  }
+  [[nodiscard]] std::vector<std::string> layers_read() const {
+    return uses_water() ? water.layers_read() : std::vector<std::string>{};
+  }
 
   static const param_schema<splat_options>& schema() {
     using P = splat_options;
@@ -95,13 +125,33 @@ struct splat_options {
             .unit("1/m")
             .range(at_least(0))
             .doc("fade width outside curvature ranges")
+            .number("water_depth_blend", &P::water_depth_blend)
+            .unit("m")
+            .range(at_least(0))
+            .doc("fade width outside water_depth ranges (metres of depth)")
+            .effect("higher = softer transitions from shallows to deep water")
+            .number("river_blend", &P::river_blend)
+            .unit("m")
+            .range(at_least(0))
+            .doc("fade distance outside river ranges: the weight eases to 0 this far from the nearest cell in range")
+            .effect("higher = wider banks along the rivers")
+            .number("lake_blend", &P::lake_blend)
+            .unit("m")
+            .range(at_least(0))
+            .doc("fade distance outside lake rules: the weight eases to 0 this far from the nearest cell meeting it")
+            .effect("higher = wider shores around the lakes")
             .number("noise_scale", &P::noise_scale)
             .unit("world units")
             .range(above(0))
             .doc("feature size of the breakup noise")
             .effect("higher = larger, blotchier breakup patches")
             .choice("flow_method", &P::flow, {{"d8", flow_method::d8}, {"dinf", flow_method::dinf}})
-            .doc("flow routing for flow ranges: D8 or D-infinity");
+            .doc("flow routing for flow ranges: D8 or D-infinity")
+            .object("water", &P::water, water_output_options::schema())
+            .doc(
+                "the water for water_depth, river and lake rules: the options of the water outputs (the same "
+                "values give the same lakes and rivers), at the preset's sea_level (0 when not given)")
+            .effect("a lower river_area = more rivers for river rules");
     return s;
   }
   void check(std::vector<std::pair<std::string, std::string>>& problems) const {
@@ -116,8 +166,8 @@ struct splat_options {
 
 int splat_halo(const splat_options& o, double) {
   for (const auto& r : o.layers)
-    if (r.flow) return -1;  // flow accumulation needs the whole world
-  return 1;
+    if (r.flow) return -1;         // flow accumulation needs the whole world
+  return o.uses_water() ? -1 : 1;  // and so do lakes and rivers
 }
 
 encoded_file encode_splat(const splat_options& o, const std::string& format, const output_context& ctx) {
@@ -134,8 +184,22 @@ encoded_file encode_splat(const splat_options& o, const std::string& format, con
   if (need_flow) flow = flow_accumulation(h, o.flow, ctx.nthreads);
   if (need_curvature)
     curvature = surface_curvature(h, ctx.height_scale, curvature_kind::profile, edge_policy::extrapolate, ctx.nthreads);
+  std::shared_ptr<const water_maps> water;
+  std::vector<std::uint8_t> lakes;
+  if (o.uses_water()) {
+    water = shared_water(o.water, ctx);
+    lakes = wet_lake_cells(*water);
+  }
   std::vector<std::vector<float>> noise(o.layers.size());
   splat_inputs in;
+  in.grid_width = h.width();
+  in.grid_height = h.height();
+  in.cell_size = h.placement().cell_size;
+  if (water) {
+    in.water_depth = water->depth.data();
+    in.river = water->river_mask.data();
+    in.lake = lakes.data();
+  }
   in.count = h.size();
   in.height = h.data();
   in.slope = slope.data();
@@ -152,7 +216,9 @@ encoded_file encode_splat(const splat_options& o, const std::string& format, con
     if (r.above_sea) r.height = std::array<double, 2>{(*r.above_sea)[0] + sea, (*r.above_sea)[1] + sea};
   }
   const std::vector<float> full =
-      splat_weights(in, rules, splat_blend{o.height_blend, o.slope_blend, o.flow_blend, o.curvature_blend});
+      splat_weights(in, rules,
+                    splat_blend{o.height_blend, o.slope_blend, o.flow_blend, o.curvature_blend, o.water_depth_blend,
+                                o.river_blend, o.lake_blend});
   const std::size_t layers = o.layers.size();
   const output_format& format_entry = find_output_format(format);
   const std::vector<float> weights = ctx.window(full, static_cast<int>(layers));
@@ -200,12 +266,15 @@ encoded_file encode_splat(const splat_options& o, const std::string& format, con
 
 output_kind splat_output_kind() {
   output_kind kind = make_output_kind<splat_options>(
-      "splat", "texture weight maps from height, slope, flow and curvature rules, RGBA8 (or RGBA16, EXR)",
+      "splat", "texture weight maps from height, slope, flow, curvature and water rules, RGBA8 (or RGBA16, EXR)",
       "Each layer rule multiplies smooth range factors (1 inside, fading to 0 over the blend width) and a noise "
       "breakup; weights are normalised per cell (a cell no rule covers goes to the first layer) and quantised so "
       "the channels of all images sum to exactly 255. Four layers per image: R, G, B, A of splat_0.png, then "
       "splat_1.png. rgba16 sums to 65535 instead; exr stores the float weights (summing to 1). Flow ranges need the "
-      "whole world.",
+      "whole world. Water rules (water_depth, river, lake) use the water of the water outputs with the `water` "
+      "options at the preset's sea_level (0 when not given), computed once per build; they need the whole world "
+      "too. River and lake rules fade with the distance to the nearest cell meeting them (river_blend, "
+      "lake_blend, in metres).",
       {"rgba8", "rgba16", "exr"}, &splat_halo, &encode_splat);
   kind.file_count = [](const json& options) {
     return std::max<std::size_t>(1, (splat_options::schema().parse(options).layers.size() + 3) / 4);

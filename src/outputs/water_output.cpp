@@ -38,6 +38,20 @@ water_params water_output_options::params(double sea_level, const std::vector<fl
   return p;
 }
 
+std::shared_ptr<const water_maps> shared_water(const water_output_options& o, const output_context& ctx) {
+  auto compute = [&] { return compute_water(ctx.field, ctx.height_scale, o.params(ctx), ctx.nthreads); };
+  if (ctx.cache == nullptr) return std::make_shared<const water_maps>(compute());
+  return ctx.cache->get<water_maps>("water " + water_output_options::schema().to_json(o).dump(), compute);
+}
+
+std::vector<std::uint8_t> wet_lake_cells(const water_maps& w) {
+  std::vector<std::uint8_t> wet(w.lake.size(), 0);
+  for (std::size_t c = 0; c < wet.size(); ++c) {
+    if (w.lake[c] >= 0 && !w.lakes[static_cast<std::size_t>(w.lake[c])].dry && w.depth[c] > 0.0f) wet[c] = 1;
+  }
+  return wet;
+}
+
 namespace {
 
 int whole_world(const water_output_options&, double) {
@@ -47,15 +61,6 @@ int whole_world(const water_output_options&, double) {
 const char* const k_scope =
     " Needs the whole world: lakes and discharge depend on terrain anywhere upstream, so a region build "
     "computes the world's water and writes the region's window.";
-
-// The build's water for these options: computed by the first water output,
-// shared by the others (same options, same final heightfield). Callers hold
-// the pointer while they use the maps.
-std::shared_ptr<const water_maps> water_of(const water_output_options& o, const output_context& ctx) {
-  auto compute = [&] { return compute_water(ctx.field, ctx.height_scale, o.params(ctx), ctx.nthreads); };
-  if (ctx.cache == nullptr) return std::make_shared<const water_maps>(compute());
-  return ctx.cache->get<water_maps>("water " + water_output_options::schema().to_json(o).dump(), compute);
-}
 
 // Writes one map of the water: float formats store the values, integer
 // formats stretch 0..hi, hi being the world's maximum (or 1 for masks), so
@@ -75,7 +80,7 @@ encoded_file scalar_map(const std::vector<float>& full, const std::string& forma
 }
 
 encoded_file encode_water_level(const water_output_options& o, const std::string& format, const output_context& ctx) {
-  const auto water = water_of(o, ctx);
+  const auto water = shared_water(o, ctx);
   const water_maps& w = *water;
   double lo = 0.0, hi = 1.0;
   if (!w.level.empty()) {
@@ -106,35 +111,33 @@ encoded_file encode_water_level(const water_output_options& o, const std::string
 }
 
 encoded_file encode_water_depth(const water_output_options& o, const std::string& format, const output_context& ctx) {
-  const auto water = water_of(o, ctx);
+  const auto water = shared_water(o, ctx);
   const water_maps& w = *water;
   return scalar_map(w.depth, format, ctx, "water depth of sea and lakes", "m", false, w);
 }
 
 encoded_file encode_lake(const water_output_options& o, const std::string& format, const output_context& ctx) {
-  const auto water = water_of(o, ctx);
+  const auto water = shared_water(o, ctx);
   const water_maps& w = *water;
-  std::vector<float> mask(w.lake.size(), 0.0f);
-  for (std::size_t c = 0; c < mask.size(); ++c) {
-    if (w.lake[c] >= 0 && !w.lakes[static_cast<std::size_t>(w.lake[c])].dry && w.depth[c] > 0.0f) mask[c] = 1.0f;
-  }
+  const std::vector<std::uint8_t> wet = wet_lake_cells(w);
+  const std::vector<float> mask(wet.begin(), wet.end());
   return scalar_map(mask, format, ctx, "lake mask (1 = under a lake)", "0 or 1", true, w);
 }
 
 encoded_file encode_river(const water_output_options& o, const std::string& format, const output_context& ctx) {
-  const auto water = water_of(o, ctx);
+  const auto water = shared_water(o, ctx);
   const water_maps& w = *water;
   return scalar_map(w.river_mask, format, ctx, "river coverage (anti-aliased to the river's width)", "0..1", true, w);
 }
 
 encoded_file encode_river_depth(const water_output_options& o, const std::string& format, const output_context& ctx) {
-  const auto water = water_of(o, ctx);
+  const auto water = shared_water(o, ctx);
   const water_maps& w = *water;
   return scalar_map(w.river_depth, format, ctx, "river depth d = c Q^f on river cells", "m", false, w);
 }
 
 encoded_file encode_river_network(const water_output_options& o, const std::string&, const output_context& ctx) {
-  const auto water = water_of(o, ctx);
+  const auto water = shared_water(o, ctx);
   const water_maps& w = *water;
   const std::string text =
       river_network_geojson(w, ctx.field.placement(), ctx.height_scale, ctx.x0, ctx.y0, ctx.width, ctx.height);

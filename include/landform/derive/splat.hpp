@@ -1,7 +1,7 @@
 #pragma once
 /// @file
-/// Splat (texture weight) maps from rules over height, slope, flow and
-/// curvature.
+/// Splat (texture weight) maps from rules over height, slope, flow,
+/// curvature and water (depth, rivers, lakes).
 
 #include <array>
 #include <cstdint>
@@ -27,6 +27,13 @@ struct splat_rule {
   /// Heights relative to sea level (height units); turned into `height` by
   /// the splat output with the preset's sea_level (0.3 when not given).
   std::optional<std::array<double, 2>> above_sea;
+  /// Water depth (m) of the sea and lakes, 0 on land and rivers.
+  std::optional<std::array<double, 2>> water_depth;
+  /// River coverage 0..1 (the `river` output's anti-aliased mask).
+  std::optional<std::array<double, 2>> river;
+  /// Lake mask values (1 under a wet lake, 0 elsewhere): [1, 1] = on
+  /// lakes, [0, 0] = off them.
+  std::optional<std::array<double, 2>> lake;
 };
 
 /// Transition widths: how far outside a range a rule fades to zero.
@@ -35,15 +42,29 @@ struct splat_blend {
   double slope = 5.0;        ///< degrees
   double flow = 0.5;         ///< decades of accumulated cells
   double curvature = 0.002;  ///< 1/m
+  double water_depth = 0.5;  ///< m of water depth
+  /// m of distance: river and lake rules fade with the distance (m) to the
+  /// nearest cell meeting them, not with the value.
+  double river = 20.0;
+  double lake = 20.0;  ///< m of distance, as river
 };
 
 /// Per-cell inputs, each `count` values (null when no rule needs it).
 struct splat_inputs {
   std::size_t count = 0;
   const float* height = nullptr;
-  const float* slope = nullptr;      ///< degrees
-  const float* flow = nullptr;       ///< accumulated cells
-  const float* curvature = nullptr;  ///< 1/m
+  const float* slope = nullptr;        ///< degrees
+  const float* flow = nullptr;         ///< accumulated cells
+  const float* curvature = nullptr;    ///< 1/m
+  const float* water_depth = nullptr;  ///< m
+  const float* river = nullptr;        ///< river coverage 0..1
+  const std::uint8_t* lake = nullptr;  ///< 1 = under a wet lake
+  /// The grid of the cells (grid_width x grid_height = count, row-major) and its cell
+  /// size in metres: river and lake blends are distances. Needed only when a
+  /// river or lake rule has a blend width above 0.
+  int grid_width = 0;
+  int grid_height = 0;
+  double cell_size = 1.0;
   /// Breakup noise per rule, each `count` values in [-1, 1]; may be empty.
   std::vector<const float*> noise;
 };
@@ -51,6 +72,12 @@ struct splat_inputs {
 /// Normalised weights: `count` x rules.size() values, cell-major (all layers
 /// of cell 0, then cell 1, ...), summing to 1 in every cell. A cell that no
 /// rule covers goes entirely to the first layer (the base texture).
+/// A rule's factor for `river` or `lake` is 1 on the cells that meet it and
+/// eases (smoothstep) to 0 at blend.river / blend.lake metres from the
+/// nearest such cell (chamfer distance over the grid); with no such cell it
+/// is 0. Every other factor fades with the value, as range factors do.
+/// @throws std::invalid_argument when a rule needs an input that is null, or
+///         a river or lake blend needs a grid (grid_width x grid_height != count)
 std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat_rule>& rules,
                                  const splat_blend& blend);
 

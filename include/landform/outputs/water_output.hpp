@@ -8,6 +8,7 @@
 /// and writes the region's window.
 
 #include <concepts>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -100,6 +101,18 @@ requires std::derived_from<P, water_output_options> param_schema<P> water_parame
       .doc("depth exponent f (about 0.4)")
       .effect("higher = depths grow faster downstream");
 }
+
+/// The water of the build's final heightfield for these options at the
+/// preset's sea_level (0 when not given): computed once per build and shared
+/// through ctx.cache by every consumer with the same options (the water
+/// outputs, splat rules on water), so they agree. Whole world: call it only
+/// from outputs whose halo is -1. Callers hold the pointer while they use the
+/// maps.
+std::shared_ptr<const water_maps> shared_water(const water_output_options& o, const output_context& ctx);
+
+/// The cells under a kept, wet lake (not the sea, not dry endorheic basins):
+/// w.width x w.height flags, row-major, 1 = lake. The `lake` output's mask.
+std::vector<std::uint8_t> wet_lake_cells(const water_maps& w);
 
 /// The registered water output kinds, in registration order.
 std::vector<output_kind> water_output_kinds();
