@@ -45,18 +45,7 @@ void parallel_rows(int rows, int nthreads, const std::function<void(int, int)>& 
     if (stopped) throw cancelled_error();
     return;
   }
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (int b = 0; b < blocks; ++b) {
-    try {
-      block(b);
-    } catch (...) {
-      std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
+  parallel_tasks(blocks, threads, block);
   if (stopped) throw cancelled_error();
 }
 

@@ -57,8 +57,8 @@ std::size_t checked_row_bytes(int width, int height, int channels, int bytes_per
     throw std::invalid_argument("encode_png: channels must be 1 to 4, got " + std::to_string(channels));
   }
   if (samples == nullptr) throw std::invalid_argument("encode_png: null pixel data");
-  const std::size_t row = static_cast<std::size_t>(width) * static_cast<std::size_t>(channels) *
-                          static_cast<std::size_t>(bytes_per_sample);
+  const std::size_t row =
+      static_cast<std::size_t>(width) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(bytes_per_sample);
   if (row > k_max_row_bytes) {
     throw std::invalid_argument("encode_png: a row of " + std::to_string(width) + " pixels is longer than 1 GiB");
   }
@@ -221,7 +221,8 @@ void put_be32(byte_vector& out, std::uint32_t v) {
 }
 
 // A PNG chunk: length, type, the parts of its data in order, CRC.
-void put_chunk(byte_vector& out, const char (&type)[5], std::initializer_list<std::pair<const std::uint8_t*, std::size_t>> parts) {
+void put_chunk(byte_vector& out, const char (&type)[5],
+               std::initializer_list<std::pair<const std::uint8_t*, std::size_t>> parts) {
   std::size_t length = 0;
   for (const auto& part : parts) length += part.second;
   put_be32(out, static_cast<std::uint32_t>(length));
@@ -258,8 +259,8 @@ byte_vector encode_any(int width, int height, int channels, const T* samples,
     const std::size_t dictionary = std::min(begin, k_window);
     d.prime(filtered.data() + begin - dictionary, dictionary);
     pieces[static_cast<std::size_t>(c)] = d.run(filtered.data() + begin, end - begin, c + 1 == chunks);
-    adlers[static_cast<std::size_t>(c)] = adler32(adler32(0L, nullptr, 0), filtered.data() + begin,
-                                                  static_cast<uInt>(end - begin));
+    adlers[static_cast<std::size_t>(c)] =
+        adler32(adler32(0L, nullptr, 0), filtered.data() + begin, static_cast<uInt>(end - begin));
   });
   uLong adler = adlers[0];
   for (int c = 1; c < chunks; ++c) {
@@ -297,12 +298,12 @@ byte_vector encode_any(int width, int height, int channels, const T* samples,
   // last ends with the Adler-32 of all the filtered bytes.
   const auto [cmf, flg] = zlib_header(level);
   const std::uint8_t header[2] = {cmf, flg};
-  const std::uint8_t trailer[4] = {static_cast<std::uint8_t>(adler >> 24), static_cast<std::uint8_t>((adler >> 16) & 0xFFu),
-                                   static_cast<std::uint8_t>((adler >> 8) & 0xFFu), static_cast<std::uint8_t>(adler & 0xFFu)};
+  const std::uint8_t trailer[4] = {
+      static_cast<std::uint8_t>(adler >> 24), static_cast<std::uint8_t>((adler >> 16) & 0xFFu),
+      static_cast<std::uint8_t>((adler >> 8) & 0xFFu), static_cast<std::uint8_t>(adler & 0xFFu)};
   for (int c = 0; c < chunks; ++c) {
     const byte_vector& p = pieces[static_cast<std::size_t>(c)];
-    put_chunk(out, "IDAT",
-              {{header, c == 0 ? 2u : 0u}, {p.data(), p.size()}, {trailer, c + 1 == chunks ? 4u : 0u}});
+    put_chunk(out, "IDAT", {{header, c == 0 ? 2u : 0u}, {p.data(), p.size()}, {trailer, c + 1 == chunks ? 4u : 0u}});
     byte_vector().swap(pieces[static_cast<std::size_t>(c)]);
   }
   put_chunk(out, "IEND", {});
