@@ -12,12 +12,13 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
   ninja-build  # builds the library's and the CLI's batches side by side
-  libcli11-dev nlohmann-json3-dev libstb-dev libpng-dev zlib1g-dev libssl-dev
+  libcli11-dev nlohmann-json3-dev libstb-dev zlib1g-dev libssl-dev
   libopenexr-dev libtiff-dev  # exr, exr16, tiff32 and tiff16 outputs
   libhwy-dev  # Highway: SIMD with runtime dispatch (noise kernels)
 )
 test_packages=(
   catch2 libbenchmark-dev
+  libpng-dev  # the tests decode the PNGs with libpng, independently of the encoder
   gdal-bin  # tests compare slope and aspect with gdaldem; gdalinfo opens the tile mosaic (world.vrt)
   parallel  # GNU parallel: the tiles test runs a tile plan's jobs.txt with it
   python3 python3-jsonschema  # tests check presets against `landform schema`

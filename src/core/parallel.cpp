@@ -45,19 +45,29 @@ void parallel_rows(int rows, int nthreads, const std::function<void(int, int)>& 
     if (stopped) throw cancelled_error();
     return;
   }
+  parallel_tasks(blocks, threads, block);
+  if (stopped) throw cancelled_error();
+}
+
+void parallel_tasks(int count, int nthreads, const std::function<void(int)>& fn) {
+  if (count <= 0) return;
+  const int threads = std::min(resolve_threads(nthreads), count);
+  if (threads <= 1) {
+    for (int item = 0; item < count; ++item) fn(item);
+    return;
+  }
   std::exception_ptr failure;
   std::mutex failure_mutex;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (int b = 0; b < blocks; ++b) {
+  for (int item = 0; item < count; ++item) {
     try {
-      block(b);
+      fn(item);
     } catch (...) {
       std::lock_guard lock(failure_mutex);
       if (!failure) failure = std::current_exception();
     }
   }
   if (failure) std::rethrow_exception(failure);
-  if (stopped) throw cancelled_error();
 }
 
 }  // namespace landform

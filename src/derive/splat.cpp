@@ -67,7 +67,7 @@ std::vector<float> water_factor(const splat_rule& rule, const splat_inputs& in, 
       const double v = in.lake[k] != 0 ? 1.0 : 0.0;
       meets[k] = v >= lo && v <= hi ? 1 : 0;
     }
-    const std::vector<float> f = distance_factor(meets, in, blend.lake);
+    std::vector<float> f = distance_factor(meets, in, blend.lake);
     if (factor.empty()) return f;
     for (std::size_t k = 0; k < in.count; ++k) factor[k] *= f[k];
   }

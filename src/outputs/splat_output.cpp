@@ -170,7 +170,9 @@ int splat_halo(const splat_options& o, double) {
   return o.uses_water() ? -1 : 1;  // and so do lakes and rivers
 }
 
-encoded_file encode_splat(const splat_options& o, const std::string& format, const output_context& ctx) {
+// The per-cell weights of every layer over the whole field (cells x layers,
+// row-major), from the maps the rules use: each computed only when used.
+std::vector<float> splat_field_weights(const splat_options& o, const output_context& ctx) {
   const heightfield& h = ctx.field;
   bool need_flow = false, need_curvature = false;
   for (const auto& r : o.layers) {
@@ -215,10 +217,13 @@ encoded_file encode_splat(const splat_options& o, const std::string& format, con
   for (auto& r : rules) {
     if (r.above_sea) r.height = std::array<double, 2>{(*r.above_sea)[0] + sea, (*r.above_sea)[1] + sea};
   }
-  const std::vector<float> full =
-      splat_weights(in, rules,
-                    splat_blend{o.height_blend, o.slope_blend, o.flow_blend, o.curvature_blend, o.water_depth_blend,
-                                o.river_blend, o.lake_blend});
+  return splat_weights(in, rules,
+                       splat_blend{o.height_blend, o.slope_blend, o.flow_blend, o.curvature_blend, o.water_depth_blend,
+                                   o.river_blend, o.lake_blend});
+}
+
+encoded_file encode_splat(const splat_options& o, const std::string& format, const output_context& ctx) {
+  const std::vector<float> full = splat_field_weights(o, ctx);
   const std::size_t layers = o.layers.size();
   const output_format& format_entry = find_output_format(format);
   const std::vector<float> weights = ctx.window(full, static_cast<int>(layers));

@@ -30,4 +30,12 @@ void parallel_rows(int rows, int nthreads, const std::function<void(int, int)>& 
 /// than ~10 ms stops within ~100 ms.
 void parallel_rows(int rows, int nthreads, const std::function<void(int, int)>& fn, const std::function<bool()>& stop);
 
+/// Calls `fn(item)` once for every item in [0, count), handing items to up to
+/// `nthreads` threads one at a time (0 = all cores, 1 = serially on the
+/// calling thread, in order). For few, costly, independent items (a PNG's
+/// deflate chunks): `fn` must not depend on which thread runs which item, so
+/// results are the same for every `nthreads`. The first exception thrown by
+/// `fn` is rethrown here once the running items end.
+void parallel_tasks(int count, int nthreads, const std::function<void(int)>& fn);
+
 }  // namespace landform

@@ -9,8 +9,9 @@
 /// not colours, and must be read back unchanged.
 ///
 /// Common errors: std::invalid_argument for a non-positive size, a null pixel
-/// pointer or an image too large for the encoder; std::runtime_error if the PNG
-/// library reports a failure; std::bad_alloc when memory runs out.
+/// pointer or an image too large for the encoder; std::runtime_error if zlib
+/// or the TIFF or EXR library reports a failure; std::bad_alloc when memory
+/// runs out.
 
 #include <cstddef>
 #include <cstdint>
@@ -18,27 +19,30 @@
 #include <utility>
 #include <vector>
 
+#include "landform/io/png_encode.hpp"
+
 namespace landform {
 
 /// 8-bit greyscale PNG (colour type 0, bit depth 8) of `width` x `height`
-/// samples, one byte per pixel. Written with stb_image_write, which limits
-/// `(width + 1) * height` to fewer than 2^31 bytes.
-[[nodiscard]] std::vector<std::uint8_t> encode_png_gray8(int width, int height, const std::uint8_t* pixels);
+/// samples, one byte per pixel. All the PNG encoders here are encode_png
+/// (landform/io/png_encode.hpp): parallel deflate, the same bytes for every
+/// `options.nthreads`.
+[[nodiscard]] std::vector<std::uint8_t> encode_png_gray8(int width, int height, const std::uint8_t* pixels,
+                                                         const png_options& options = {});
 
 /// 8-bit RGB PNG (colour type 2, bit depth 8); `rgb` holds `width * height * 3`
-/// bytes, R G B per pixel. Written with stb_image_write, which limits
-/// `(3 * width + 1) * height` to fewer than 2^31 bytes.
-[[nodiscard]] std::vector<std::uint8_t> encode_png_rgb8(int width, int height, const std::uint8_t* rgb);
+/// bytes, R G B per pixel.
+[[nodiscard]] std::vector<std::uint8_t> encode_png_rgb8(int width, int height, const std::uint8_t* rgb,
+                                                        const png_options& options = {});
 
 /// 8-bit RGBA PNG (colour type 6, bit depth 8); `rgba` holds
 /// `width * height * 4` bytes, R G B A per pixel, alpha not premultiplied.
-/// Written with stb_image_write, which limits `(4 * width + 1) * height` to
-/// fewer than 2^31 bytes.
-[[nodiscard]] std::vector<std::uint8_t> encode_png_rgba8(int width, int height, const std::uint8_t* rgba);
+[[nodiscard]] std::vector<std::uint8_t> encode_png_rgba8(int width, int height, const std::uint8_t* rgba,
+                                                         const png_options& options = {});
 
 /// 16-bit greyscale PNG (colour type 0, bit depth 16) of `width` x `height`
 /// samples in host order; the file stores them big-endian as PNG requires,
-/// whatever the host byte order. Written with libpng.
+/// whatever the host byte order.
 ///
 /// `text` adds one uncompressed tEXt chunk per (keyword, value) pair, before
 /// the image data, in the given order (for provenance: seed, preset hash...).
@@ -47,17 +51,19 @@ namespace landform {
 /// throws std::invalid_argument. Values should be ASCII (tEXt is Latin-1).
 [[nodiscard]] std::vector<std::uint8_t> encode_png_gray16(
     int width, int height, const std::uint16_t* pixels,
-    const std::vector<std::pair<std::string, std::string>>& text = {});
+    const std::vector<std::pair<std::string, std::string>>& text = {}, const png_options& options = {});
 
 /// 16-bit RGB PNG (colour type 2, bit depth 16); `rgb` holds
 /// `width * height * 3` samples in host order, R G B per pixel; stored
-/// big-endian. Written with libpng.
-[[nodiscard]] std::vector<std::uint8_t> encode_png_rgb16(int width, int height, const std::uint16_t* rgb);
+/// big-endian.
+[[nodiscard]] std::vector<std::uint8_t> encode_png_rgb16(int width, int height, const std::uint16_t* rgb,
+                                                         const png_options& options = {});
 
 /// 16-bit RGBA PNG (colour type 6, bit depth 16); `rgba` holds
 /// `width * height * 4` samples in host order, R G B A per pixel, alpha not
-/// premultiplied; stored big-endian. Written with libpng.
-[[nodiscard]] std::vector<std::uint8_t> encode_png_rgba16(int width, int height, const std::uint16_t* rgba);
+/// premultiplied; stored big-endian.
+[[nodiscard]] std::vector<std::uint8_t> encode_png_rgba16(int width, int height, const std::uint16_t* rgba,
+                                                          const png_options& options = {});
 
 /// Where a TIFF's pixels are in the world, for GeoTIFF tags: the world
 /// coordinates of pixel (0, 0)'s sample and the pixel size. World y grows with

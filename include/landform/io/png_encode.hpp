@@ -1,0 +1,72 @@
+#pragma once
+/// @file
+/// The PNG encoder: every PNG the library writes goes through here.
+///
+/// The image is filtered with one fixed filter per row, then the filtered
+/// bytes are cut into chunks of whole rows (the chunk size depends on the row
+/// length only, never on the thread count) and each chunk is deflated on its
+/// own, in parallel, primed with the 32 KiB of filtered bytes before it. The
+/// raw deflate pieces (all but the last ending in a sync flush) are joined into
+/// one zlib stream whose Adler-32 is combined from the chunks'. The bytes are
+/// therefore the same for every thread count (for a given zlib version), and
+/// the file is a standard, non-interlaced PNG any decoder reads.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace landform {
+
+/// How hard deflate works: zlib levels 1, 6 and 9.
+enum class png_compression {
+  fast,      ///< zlib level 1: fastest, largest files
+  standard,  ///< zlib level 6 (zlib's default): the preset value "default"
+  best,      ///< zlib level 9: smallest files, slowest
+};
+
+/// The filter applied to every row (PNG filter types 0 to 4, without the
+/// adaptive per-row choice, so the bytes do not depend on heuristics).
+enum class png_filter {
+  none = 0,
+  sub = 1,
+  up = 2,
+  average = 3,
+  paeth = 4,
+};
+
+/// Encoder settings. `nthreads` = 0 uses all cores, 1 runs serially; the
+/// bytes do not depend on it.
+struct png_options {
+  png_compression compression = png_compression::standard;
+  png_filter filter = png_filter::paeth;
+  int nthreads = 0;
+};
+
+/// Rows per deflate chunk for rows of `row_bytes` bytes (samples, without the
+/// filter byte): about 256 KiB of filtered data per chunk, at least one row.
+[[nodiscard]] int png_chunk_rows(std::size_t row_bytes);
+
+/// A PNG of `width` x `height` pixels of `channels` interleaved 8-bit samples
+/// (1 grey, 2 grey + alpha, 3 RGB, 4 RGBA; alpha not premultiplied), rows top
+/// first: `samples` holds `width * height * channels` bytes.
+///
+/// `text` adds one uncompressed tEXt chunk per (keyword, value) pair, before
+/// the image data, in the given order. A keyword must be 1 to 79 printable
+/// Latin-1 characters with no leading, trailing or consecutive spaces; a value
+/// must not contain NUL. No gAMA, sRGB, iCCP, tIME or pHYs chunk is written.
+///
+/// Throws std::invalid_argument for a non-positive size, a null pointer, a
+/// channel count outside 1..4, a bad tEXt entry or a row longer than 1 GiB;
+/// std::runtime_error if zlib fails; std::bad_alloc when memory runs out.
+[[nodiscard]] std::vector<std::uint8_t> encode_png(int width, int height, int channels, const std::uint8_t* samples,
+                                                   const std::vector<std::pair<std::string, std::string>>& text = {},
+                                                   const png_options& options = {});
+
+/// As above with 16-bit samples in host order, stored big-endian as PNG
+/// requires whatever the host byte order.
+[[nodiscard]] std::vector<std::uint8_t> encode_png(int width, int height, int channels, const std::uint16_t* samples,
+                                                   const std::vector<std::pair<std::string, std::string>>& text = {},
+                                                   const png_options& options = {});
+
+}  // namespace landform

@@ -1,0 +1,332 @@
+#include "landform/io/png_encode.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include "landform/core/parallel.hpp"
+
+namespace landform {
+namespace {
+
+using byte_vector = std::vector<std::uint8_t>;
+
+// About this many filtered bytes per deflate chunk: big enough that the
+// chunk boundaries cost little ratio (each chunk is primed with the previous
+// 32 KiB anyway), small enough that a 4096-row map has dozens of chunks.
+constexpr std::size_t k_chunk_bytes = std::size_t{256} * 1024;
+// deflate's window: the dictionary each chunk is primed with.
+constexpr std::size_t k_window = 32768;
+// zlib counts input in uInt; a chunk is at most one such row (plus its filter byte).
+constexpr std::size_t k_max_row_bytes = std::size_t{1} << 30;
+
+// ---------------------------------------------------------------- checks
+
+bool is_keyword_char(unsigned char c) {
+  return (c >= 32 && c <= 126) || c >= 161;
+}
+
+void check_text(const std::vector<std::pair<std::string, std::string>>& text) {
+  for (const auto& [key, value] : text) {
+    const std::string where = "PNG tEXt keyword '" + key + "'";
+    if (key.empty() || key.size() > 79) throw std::invalid_argument(where + ": must be 1 to 79 characters");
+    for (std::size_t i = 0; i < key.size(); ++i) {
+      const auto c = static_cast<unsigned char>(key[i]);
+      if (!is_keyword_char(c)) throw std::invalid_argument(where + ": must be printable Latin-1");
+      if (c == ' ' && (i == 0 || i + 1 == key.size() || key[i + 1] == ' ')) {
+        throw std::invalid_argument(where + ": no leading, trailing or consecutive spaces");
+      }
+    }
+    if (value.find('\0') != std::string::npos) throw std::invalid_argument(where + ": value contains NUL");
+  }
+}
+
+// Bytes per row (without the filter byte); throws for bad arguments.
+std::size_t checked_row_bytes(int width, int height, int channels, int bytes_per_sample, const void* samples) {
+  if (width <= 0 || height <= 0) {
+    throw std::invalid_argument("encode_png: image size must be positive, got " + std::to_string(width) + " x " +
+                                std::to_string(height));
+  }
+  if (channels < 1 || channels > 4) {
+    throw std::invalid_argument("encode_png: channels must be 1 to 4, got " + std::to_string(channels));
+  }
+  if (samples == nullptr) throw std::invalid_argument("encode_png: null pixel data");
+  const std::size_t row =
+      static_cast<std::size_t>(width) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(bytes_per_sample);
+  if (row > k_max_row_bytes) {
+    throw std::invalid_argument("encode_png: a row of " + std::to_string(width) + " pixels is longer than 1 GiB");
+  }
+  return row;
+}
+
+// ---------------------------------------------------------------- filtering
+
+std::uint8_t paeth_predictor(int left, int up, int up_left) {
+  const int p = left + up - up_left;
+  const int pa = p > left ? p - left : left - p;
+  const int pb = p > up ? p - up : up - p;
+  const int pc = p > up_left ? p - up_left : up_left - p;
+  if (pa <= pb && pa <= pc) return static_cast<std::uint8_t>(left);
+  if (pb <= pc) return static_cast<std::uint8_t>(up);
+  return static_cast<std::uint8_t>(up_left);
+}
+
+// Writes the filter byte and `n` filtered bytes of `raw` to `out`; `prev` is
+// the row above (all zeros for the first row), `bpp` the bytes per pixel.
+void filter_row(png_filter filter, const std::uint8_t* raw, const std::uint8_t* prev, std::size_t n, std::size_t bpp,
+                std::uint8_t* out) {
+  out[0] = static_cast<std::uint8_t>(filter);
+  std::uint8_t* o = out + 1;
+  switch (filter) {
+    case png_filter::none:
+      std::memcpy(o, raw, n);
+      break;
+    case png_filter::sub:
+      for (std::size_t i = 0; i < n; ++i) o[i] = static_cast<std::uint8_t>(raw[i] - (i >= bpp ? raw[i - bpp] : 0));
+      break;
+    case png_filter::up:
+      for (std::size_t i = 0; i < n; ++i) o[i] = static_cast<std::uint8_t>(raw[i] - prev[i]);
+      break;
+    case png_filter::average:
+      for (std::size_t i = 0; i < n; ++i) {
+        const int left = i >= bpp ? raw[i - bpp] : 0;
+        o[i] = static_cast<std::uint8_t>(raw[i] - ((left + prev[i]) >> 1));
+      }
+      break;
+    case png_filter::paeth:
+      for (std::size_t i = 0; i < bpp && i < n; ++i) o[i] = static_cast<std::uint8_t>(raw[i] - prev[i]);
+      for (std::size_t i = bpp; i < n; ++i) {
+        o[i] = static_cast<std::uint8_t>(raw[i] - paeth_predictor(raw[i - bpp], prev[i], prev[i - bpp]));
+      }
+      break;
+  }
+}
+
+// Row `y` as PNG bytes: 8-bit samples as they are, 16-bit ones big-endian
+// (into `scratch`, which must hold the row).
+const std::uint8_t* row_bytes_of(const std::uint8_t* samples, std::size_t row, int y, std::uint8_t*) {
+  return samples + static_cast<std::size_t>(y) * row;
+}
+
+const std::uint8_t* row_bytes_of(const std::uint16_t* samples, std::size_t row, int y, std::uint8_t* scratch) {
+  const std::size_t count = row / 2;
+  const std::uint16_t* source = samples + static_cast<std::size_t>(y) * count;
+  for (std::size_t i = 0; i < count; ++i) {
+    scratch[2 * i] = static_cast<std::uint8_t>(source[i] >> 8);
+    scratch[2 * i + 1] = static_cast<std::uint8_t>(source[i] & 0xFFu);
+  }
+  return scratch;
+}
+
+// Filters rows [first, last) into `filtered` (row y at y * (row + 1)).
+template <class T>
+void filter_rows(const T* samples, std::size_t row, std::size_t bpp, int first, int last, png_filter filter,
+                 std::uint8_t* filtered) {
+  byte_vector zeros(row, 0), scratch_a(sizeof(T) > 1 ? row : 0), scratch_b(sizeof(T) > 1 ? row : 0);
+  std::uint8_t* scratch = scratch_a.data();
+  std::uint8_t* scratch_prev = scratch_b.data();
+  const std::uint8_t* prev = first > 0 ? row_bytes_of(samples, row, first - 1, scratch_prev) : zeros.data();
+  for (int y = first; y < last; ++y) {
+    const std::uint8_t* raw = row_bytes_of(samples, row, y, scratch);
+    filter_row(filter, raw, prev, row, bpp, filtered + static_cast<std::size_t>(y) * (row + 1));
+    prev = raw;
+    std::swap(scratch, scratch_prev);
+  }
+}
+
+// ---------------------------------------------------------------- deflate
+
+int zlib_level(png_compression c) {
+  switch (c) {
+    case png_compression::fast:
+      return 1;
+    case png_compression::best:
+      return 9;
+    default:
+      return 6;
+  }
+}
+
+// The two zlib header bytes: deflate, 32 KiB window, FLEVEL from the level,
+// FCHECK so that the pair is a multiple of 31.
+std::pair<std::uint8_t, std::uint8_t> zlib_header(int level) {
+  const unsigned cmf = 0x78;
+  const unsigned flevel = level <= 1 ? 0u : level <= 5 ? 1u : level == 6 ? 2u : 3u;
+  unsigned flg = flevel << 6;
+  flg += 31 - ((cmf * 256 + flg) % 31);
+  return {static_cast<std::uint8_t>(cmf), static_cast<std::uint8_t>(flg)};
+}
+
+// Owns a raw-deflate z_stream.
+class deflater {
+ public:
+  explicit deflater(int level) {
+    if (deflateInit2(&m_stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+      throw std::runtime_error("encode_png: zlib deflateInit2 failed");
+    }
+  }
+  deflater(const deflater&) = delete;
+  deflater& operator=(const deflater&) = delete;
+  deflater(deflater&&) = delete;
+  deflater& operator=(deflater&&) = delete;
+  ~deflater() { deflateEnd(&m_stream); }
+
+  void prime(const std::uint8_t* dictionary, std::size_t size) {
+    if (size > 0 && deflateSetDictionary(&m_stream, dictionary, static_cast<uInt>(size)) != Z_OK) {
+      throw std::runtime_error("encode_png: zlib deflateSetDictionary failed");
+    }
+  }
+
+  // Deflates `size` bytes ending with a sync flush, or with the final block.
+  byte_vector run(const std::uint8_t* input, std::size_t size, bool last) {
+    byte_vector out(deflateBound(&m_stream, static_cast<uLong>(size)) + 64);
+    m_stream.next_in = const_cast<Bytef*>(input);  // zlib does not write through next_in
+    m_stream.avail_in = static_cast<uInt>(size);
+    const int flush = last ? Z_FINISH : Z_SYNC_FLUSH;
+    std::size_t used = 0;
+    for (;;) {
+      m_stream.next_out = out.data() + used;
+      m_stream.avail_out = static_cast<uInt>(out.size() - used);
+      const int rc = deflate(&m_stream, flush);
+      used = out.size() - m_stream.avail_out;
+      if (rc == Z_STREAM_END) break;
+      if (rc != Z_OK && rc != Z_BUF_ERROR) throw std::runtime_error("encode_png: zlib deflate failed");
+      if (m_stream.avail_out == 0) {
+        out.resize(out.size() * 2);
+        continue;
+      }
+      if (!last && m_stream.avail_in == 0) break;  // flushed, with room to spare
+    }
+    out.resize(used);
+    return out;
+  }
+
+ private:
+  z_stream m_stream{};
+};
+
+// ---------------------------------------------------------------- chunks
+
+void put_be32(byte_vector& out, std::uint32_t v) {
+  out.push_back(static_cast<std::uint8_t>(v >> 24));
+  out.push_back(static_cast<std::uint8_t>((v >> 16) & 0xFFu));
+  out.push_back(static_cast<std::uint8_t>((v >> 8) & 0xFFu));
+  out.push_back(static_cast<std::uint8_t>(v & 0xFFu));
+}
+
+// A PNG chunk: length, type, the parts of its data in order, CRC.
+void put_chunk(byte_vector& out, const char (&type)[5],
+               std::initializer_list<std::pair<const std::uint8_t*, std::size_t>> parts) {
+  std::size_t length = 0;
+  for (const auto& part : parts) length += part.second;
+  put_be32(out, static_cast<std::uint32_t>(length));
+  const std::size_t start = out.size();
+  out.insert(out.end(), type, type + 4);
+  for (const auto& part : parts) out.insert(out.end(), part.first, part.first + part.second);
+  const auto crc = crc32(0L, out.data() + start, static_cast<uInt>(out.size() - start));
+  put_be32(out, static_cast<std::uint32_t>(crc));
+}
+
+template <class T>
+byte_vector encode_any(int width, int height, int channels, const T* samples,
+                       const std::vector<std::pair<std::string, std::string>>& text, const png_options& options) {
+  const std::size_t row = checked_row_bytes(width, height, channels, static_cast<int>(sizeof(T)), samples);
+  check_text(text);
+  const std::size_t bpp = static_cast<std::size_t>(channels) * sizeof(T);
+  const std::size_t stride = row + 1;
+
+  const int chunk_rows = png_chunk_rows(row);
+  const int chunks = (height + chunk_rows - 1) / chunk_rows;
+  byte_vector filtered(stride * static_cast<std::size_t>(height));
+  parallel_tasks(chunks, options.nthreads, [&](int c) {
+    filter_rows(samples, row, bpp, c * chunk_rows, std::min(height, (c + 1) * chunk_rows), options.filter,
+                filtered.data());
+  });
+
+  const int level = zlib_level(options.compression);
+  std::vector<byte_vector> pieces(static_cast<std::size_t>(chunks));
+  std::vector<uLong> adlers(static_cast<std::size_t>(chunks));
+  parallel_tasks(chunks, options.nthreads, [&](int c) {
+    const std::size_t begin = static_cast<std::size_t>(c) * static_cast<std::size_t>(chunk_rows) * stride;
+    const std::size_t end = std::min(filtered.size(), begin + static_cast<std::size_t>(chunk_rows) * stride);
+    deflater d(level);
+    const std::size_t dictionary = std::min(begin, k_window);
+    d.prime(filtered.data() + begin - dictionary, dictionary);
+    pieces[static_cast<std::size_t>(c)] = d.run(filtered.data() + begin, end - begin, c + 1 == chunks);
+    adlers[static_cast<std::size_t>(c)] =
+        adler32(adler32(0L, nullptr, 0), filtered.data() + begin, static_cast<uInt>(end - begin));
+  });
+  uLong adler = adlers[0];
+  for (int c = 1; c < chunks; ++c) {
+    const std::size_t begin = static_cast<std::size_t>(c) * static_cast<std::size_t>(chunk_rows) * stride;
+    const std::size_t end = std::min(filtered.size(), begin + static_cast<std::size_t>(chunk_rows) * stride);
+    adler = adler32_combine(adler, adlers[static_cast<std::size_t>(c)], static_cast<z_off_t>(end - begin));
+  }
+
+  std::size_t total = 8 + 25 + 12 + 6;
+  for (const auto& p : pieces) total += p.size() + 12;
+  for (const auto& [key, value] : text) total += key.size() + value.size() + 13;
+  byte_vector out;
+  out.reserve(total);
+  static constexpr std::uint8_t k_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  out.insert(out.end(), k_signature, k_signature + 8);
+
+  byte_vector ihdr;
+  put_be32(ihdr, static_cast<std::uint32_t>(width));
+  put_be32(ihdr, static_cast<std::uint32_t>(height));
+  static constexpr std::uint8_t k_colour_type[5] = {0, 0, 4, 2, 6};
+  ihdr.push_back(static_cast<std::uint8_t>(8 * sizeof(T)));
+  ihdr.push_back(k_colour_type[channels]);
+  ihdr.insert(ihdr.end(), {0, 0, 0});  // deflate, adaptive filtering method, no interlace
+  put_chunk(out, "IHDR", {{ihdr.data(), ihdr.size()}});
+
+  for (const auto& [key, value] : text) {
+    static constexpr std::uint8_t k_nul = 0;
+    put_chunk(out, "tEXt",
+              {{reinterpret_cast<const std::uint8_t*>(key.data()), key.size()},
+               {&k_nul, 1},
+               {reinterpret_cast<const std::uint8_t*>(value.data()), value.size()}});
+  }
+
+  // One IDAT per deflate chunk: the first starts with the zlib header, the
+  // last ends with the Adler-32 of all the filtered bytes.
+  const auto [cmf, flg] = zlib_header(level);
+  const std::uint8_t header[2] = {cmf, flg};
+  const std::uint8_t trailer[4] = {
+      static_cast<std::uint8_t>(adler >> 24), static_cast<std::uint8_t>((adler >> 16) & 0xFFu),
+      static_cast<std::uint8_t>((adler >> 8) & 0xFFu), static_cast<std::uint8_t>(adler & 0xFFu)};
+  for (int c = 0; c < chunks; ++c) {
+    const byte_vector& p = pieces[static_cast<std::size_t>(c)];
+    put_chunk(out, "IDAT", {{header, c == 0 ? 2u : 0u}, {p.data(), p.size()}, {trailer, c + 1 == chunks ? 4u : 0u}});
+    byte_vector().swap(pieces[static_cast<std::size_t>(c)]);
+  }
+  put_chunk(out, "IEND", {});
+  return out;
+}
+
+}  // namespace
+
+int png_chunk_rows(std::size_t row_bytes) {
+  const std::size_t rows = k_chunk_bytes / (row_bytes + 1);
+  return static_cast<int>(std::clamp<std::size_t>(rows, 1, INT_MAX));
+}
+
+std::vector<std::uint8_t> encode_png(int width, int height, int channels, const std::uint8_t* samples,
+                                     const std::vector<std::pair<std::string, std::string>>& text,
+                                     const png_options& options) {
+  return encode_any(width, height, channels, samples, text, options);
+}
+
+std::vector<std::uint8_t> encode_png(int width, int height, int channels, const std::uint16_t* samples,
+                                     const std::vector<std::pair<std::string, std::string>>& text,
+                                     const png_options& options) {
+  return encode_any(width, height, channels, samples, text, options);
+}
+
+}  // namespace landform

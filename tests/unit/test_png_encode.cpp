@@ -1,0 +1,196 @@
+// Tests for the parallel PNG encoder (src/io/png_encode.cpp): every file is
+// decoded by libpng (which checks the CRCs and the zlib Adler-32) and by
+// stb_image (the decoder the library's image stage uses), pixel for pixel.
+
+#include <catch2/catch.hpp>
+
+#include <png.h>
+#include <stb_image.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "landform/io/png_encode.hpp"
+
+namespace {
+
+using bytes_t = std::vector<std::uint8_t>;
+
+struct read_state {
+  const bytes_t* png = nullptr;
+  std::size_t at = 0;
+};
+
+void read_from_memory(png_structp png, png_bytep out, png_size_t length) {
+  auto* state = static_cast<read_state*>(png_get_io_ptr(png));
+  if (state->at + length > state->png->size()) png_error(png, "read past the end");
+  std::memcpy(out, state->png->data() + state->at, length);
+  state->at += length;
+}
+
+void quiet(png_structp, png_const_charp) {}
+
+struct libpng_image {
+  png_uint_32 width = 0, height = 0;
+  int bit_depth = 0, colour_type = 0, channels = 0;
+  bytes_t rows;  // as stored: 16-bit samples big-endian
+};
+
+// Only trivially destructible locals live across setjmp.
+bool libpng_decode_into(const bytes_t& bytes, libpng_image& image) {
+  read_state state{&bytes, 0};
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, quiet);
+  if (png == nullptr) return false;
+  png_infop info = png_create_info_struct(png);
+  if (info == nullptr || setjmp(png_jmpbuf(png))) {
+    png_destroy_read_struct(&png, &info, nullptr);
+    return false;
+  }
+  png_set_read_fn(png, &state, read_from_memory);
+  png_read_info(png, info);
+  image.width = png_get_image_width(png, info);
+  image.height = png_get_image_height(png, info);
+  image.bit_depth = png_get_bit_depth(png, info);
+  image.colour_type = png_get_color_type(png, info);
+  image.channels = png_get_channels(png, info);
+  const std::size_t row = png_get_rowbytes(png, info);
+  image.rows.resize(row * image.height);
+  for (png_uint_32 y = 0; y < image.height; ++y) png_read_row(png, image.rows.data() + y * row, nullptr);
+  png_read_end(png, nullptr);
+  png_destroy_read_struct(&png, &info, nullptr);
+  return true;
+}
+
+libpng_image libpng_decode(const bytes_t& bytes) {
+  libpng_image image;
+  REQUIRE(libpng_decode_into(bytes, image));
+  return image;
+}
+
+bytes_t big_endian(const std::vector<std::uint16_t>& v) {
+  bytes_t out;
+  for (std::uint16_t s : v) {
+    out.push_back(static_cast<std::uint8_t>(s >> 8));
+    out.push_back(static_cast<std::uint8_t>(s & 0xFFu));
+  }
+  return out;
+}
+
+// Smooth terrain-like values plus noise, so that the filters and deflate have
+// real work (and all byte values occur).
+template <class T>
+std::vector<T> test_image(int w, int h, int channels, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<T> v(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * static_cast<std::size_t>(channels));
+  const double full = sizeof(T) == 1 ? 255.0 : 65535.0;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      for (int c = 0; c < channels; ++c) {
+        const double smooth = 0.5 + 0.25 * std::sin(x * 0.05 + c) * std::cos(y * 0.03);
+        const double value = smooth * full + static_cast<double>(rng() % 7) - 3.0;
+        v[(static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)) *
+              static_cast<std::size_t>(channels) +
+          static_cast<std::size_t>(c)] = static_cast<T>(std::clamp(value, 0.0, full));
+      }
+    }
+  }
+  return v;
+}
+
+const int k_colour_type[5] = {-1, 0, 4, 2, 6};
+
+}  // namespace
+
+TEST_CASE("encode_png round-trips exactly through libpng and stb_image", "[png]") {
+  const std::vector<std::pair<int, int>> sizes = {{1, 1}, {3, 700}, {700, 3}, {257, 129}, {1000, 300}};
+  const std::vector<landform::png_filter> filters = {landform::png_filter::paeth, landform::png_filter::up,
+                                                     landform::png_filter::sub, landform::png_filter::none,
+                                                     landform::png_filter::average};
+  unsigned seed = 1;
+  for (const auto& [w, h] : sizes) {
+    for (int channels = 1; channels <= 4; ++channels) {
+      const auto filter = filters[seed % filters.size()];
+      landform::png_options options;
+      options.filter = filter;
+      options.nthreads = 2;
+      CAPTURE(w, h, channels, static_cast<int>(filter));
+      {
+        const auto v = test_image<std::uint8_t>(w, h, channels, seed++);
+        const bytes_t png = landform::encode_png(w, h, channels, v.data(), {}, options);
+        const libpng_image image = libpng_decode(png);
+        CHECK(image.width == static_cast<png_uint_32>(w));
+        CHECK(image.height == static_cast<png_uint_32>(h));
+        CHECK(image.bit_depth == 8);
+        CHECK(image.colour_type == k_colour_type[channels]);
+        CHECK(image.rows == v);
+        int sw = 0, sh = 0, sc = 0;
+        stbi_uc* pixels = stbi_load_from_memory(png.data(), static_cast<int>(png.size()), &sw, &sh, &sc, 0);
+        REQUIRE(pixels != nullptr);
+        CHECK((sw == w && sh == h && sc == channels));
+        CHECK(bytes_t(pixels, pixels + v.size()) == v);
+        stbi_image_free(pixels);
+      }
+      {
+        const auto v = test_image<std::uint16_t>(w, h, channels, seed++);
+        const bytes_t png = landform::encode_png(w, h, channels, v.data(), {}, options);
+        const libpng_image image = libpng_decode(png);
+        CHECK(image.bit_depth == 16);
+        CHECK(image.colour_type == k_colour_type[channels]);
+        CHECK(image.rows == big_endian(v));
+        int sw = 0, sh = 0, sc = 0;
+        stbi_us* pixels = stbi_load_16_from_memory(png.data(), static_cast<int>(png.size()), &sw, &sh, &sc, 0);
+        REQUIRE(pixels != nullptr);
+        CHECK((sw == w && sh == h && sc == channels));
+        CHECK(std::vector<std::uint16_t>(pixels, pixels + v.size()) == v);
+        stbi_image_free(pixels);
+      }
+    }
+  }
+}
+
+TEST_CASE("encode_png writes the same bytes for 1, 2 and 8 threads", "[png]") {
+  // 16-bit RGB rows of 6 KiB: 42 rows a chunk, so 700 rows make 17 chunks.
+  constexpr int k_w = 1024, k_h = 700;
+  REQUIRE(landform::png_chunk_rows(static_cast<std::size_t>(k_w) * 6) < k_h);
+  const auto v = test_image<std::uint16_t>(k_w, k_h, 3, 7);
+  for (auto compression :
+       {landform::png_compression::fast, landform::png_compression::standard, landform::png_compression::best}) {
+    landform::png_options options;
+    options.compression = compression;
+    options.nthreads = 1;
+    const bytes_t serial = landform::encode_png(k_w, k_h, 3, v.data(), {{"Software", "test"}}, options);
+    options.nthreads = 2;
+    CHECK(landform::encode_png(k_w, k_h, 3, v.data(), {{"Software", "test"}}, options) == serial);
+    options.nthreads = 8;
+    CHECK(landform::encode_png(k_w, k_h, 3, v.data(), {{"Software", "test"}}, options) == serial);
+    CHECK(libpng_decode(serial).rows == big_endian(v));
+  }
+}
+
+TEST_CASE("encode_png: fast files are no smaller than best ones", "[png]") {
+  constexpr int k_w = 600, k_h = 500;
+  const auto v = test_image<std::uint8_t>(k_w, k_h, 3, 11);
+  landform::png_options fast, standard, best;
+  fast.compression = landform::png_compression::fast;
+  best.compression = landform::png_compression::best;
+  const std::size_t fast_size = landform::encode_png(k_w, k_h, 3, v.data(), {}, fast).size();
+  const std::size_t standard_size = landform::encode_png(k_w, k_h, 3, v.data(), {}, standard).size();
+  const std::size_t best_size = landform::encode_png(k_w, k_h, 3, v.data(), {}, best).size();
+  CHECK(fast_size >= standard_size);
+  CHECK(standard_size >= best_size);
+  CHECK(best_size < v.size());  // it does compress
+}
+
+TEST_CASE("encode_png rejects bad arguments", "[png]") {
+  const std::uint8_t v[16] = {};
+  CHECK_THROWS_AS(landform::encode_png(0, 1, 1, v), std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png(1, 1, 0, v), std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png(1, 1, 5, v), std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png(1, 1, 1, static_cast<const std::uint8_t*>(nullptr)), std::invalid_argument);
+  CHECK_THROWS_AS(landform::encode_png(1, 1, 1, v, {{"bad  key", ""}}), std::invalid_argument);
+}
