@@ -134,6 +134,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
   progress_line progress(!o.quiet && isatty(STDERR_FILENO));
   run_options run;
   run.nthreads = o.threads;
+  set_default_threads(o.threads);  // also for the parts that ask for all cores (PNG deflate)
   run.progress = [&](std::string_view stage, double f) {
     return !interrupt_guard::requested() && progress.update(stage, f);
   };

@@ -11,8 +11,18 @@
 
 namespace landform {
 
+namespace {
+std::atomic<int> g_default_threads{0};
+}  // namespace
+
+void set_default_threads(int nthreads) {
+  g_default_threads.store(std::max(0, nthreads), std::memory_order_relaxed);
+}
+
 int resolve_threads(int nthreads) {
   if (nthreads > 0) return std::min(nthreads, k_max_threads);
+  const int fixed = g_default_threads.load(std::memory_order_relaxed);
+  if (fixed > 0) return std::min(fixed, k_max_threads);
   return std::clamp(omp_get_max_threads(), 1, k_max_threads);
 }
 

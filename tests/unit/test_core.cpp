@@ -206,3 +206,14 @@ TEST_CASE("core: parallel_rows rethrows an exception thrown in a block", "[stage
   });
   CHECK(total == rows);
 }
+
+TEST_CASE("core: set_default_threads caps what 0 threads means", "[core]") {
+  const int all = resolve_threads(0);
+  REQUIRE(all >= 1);
+  set_default_threads(3);
+  CHECK(resolve_threads(0) == 3);
+  CHECK(resolve_threads(5) == 5);  // an explicit request still wins
+  CHECK(resolve_threads(1) == 1);
+  set_default_threads(0);
+  CHECK(resolve_threads(0) == all);
+}

@@ -11,8 +11,15 @@ namespace landform {
 inline constexpr int k_max_threads = 256;
 
 /// Number of threads `parallel_rows` uses for a request of `nthreads`
-/// (0 = all available cores, 1 = serial), at most k_max_threads.
+/// (0 = the default: all available cores unless set_default_threads capped
+/// it; 1 = serial), at most k_max_threads.
 int resolve_threads(int nthreads);
+
+/// What a request of 0 threads means from now on, process-wide: `nthreads`
+/// > 0 uses that many (the CLI's --threads, so code that asks for "all
+/// cores", such as the PNG encoder, stays within a job's CPU allotment);
+/// 0 restores all available cores. Results never depend on it.
+void set_default_threads(int nthreads);
 
 /// Calls `fn(row_begin, row_end)` on disjoint row blocks covering [0, rows).
 ///
