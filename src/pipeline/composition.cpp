@@ -135,12 +135,12 @@ composition check_composition(const json& entry, const std::string& path, bool g
   }
   const std::size_t before = issues.size();
   check_params(composition_specs(), keys, path, {}, issues, check_scope{&known_layers});
+  // parse() needs values that passed check_params (a wrong type would throw).
+  if (issues.size() != before) return composition{};
   const composition_fields f = composition_fields::schema().parse(keys);
-  if (issues.size() == before) {
-    std::vector<std::pair<std::string, std::string>> problems;
-    f.check(problems);
-    for (auto& [key, message] : problems) issues.push_back({path + "." + key, message});
-  }
+  std::vector<std::pair<std::string, std::string>> problems;
+  f.check(problems);
+  for (auto& [key, message] : problems) issues.push_back({path + "." + key, message});
   composition c;
   c.blend = f.blend;
   c.weight = f.weight;

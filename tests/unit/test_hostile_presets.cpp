@@ -286,3 +286,17 @@ TEST_CASE("outputs: file names are portable", "[pipeline]") {
     CHECK_NOTHROW(pipeline::build(minimal({{"outputs", {{{"map", "height"}, {"format", format}, {"file", file}}}}})));
   }
 }
+
+TEST_CASE("pipeline: composition keys of the wrong type are preset errors, not crashes", "[pipeline]") {
+  // Found by fuzz_preset: a number as "target" threw json's type_error out of
+  // validation (std::terminate in the CLI).
+  for (const json& bad : {json{{"target", 0.8}}, json{{"blend", 3}}, json{{"weight", "heavy"}},
+                          json{{"mask", {{"layer", 2}}}}, json{{"mask", "high"}}}) {
+    json stage = {{"type", "gradient"}};
+    stage.update(bad);
+    const auto issues = issues_from([&] { (void)pipeline::build(minimal({{"stages", {stage}}})); });
+    INFO(bad.dump());
+    REQUIRE(!issues.empty());
+    CHECK(issues.front().path.starts_with("stages[0] (gradient)."));
+  }
+}
