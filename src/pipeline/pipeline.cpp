@@ -338,7 +338,8 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
   if (top.sea_level && outputs_it != preset.end() && outputs_it->is_array()) {
     for (std::size_t k = 0; k < outputs_it->size(); ++k) {
       const json& o = (*outputs_it)[k];
-      if (o.is_object() && o.value("map", "") == "biome" && !(*top.sea_level > 0.0 && *top.sea_level < 1.0)) {
+      // json(...) default: a "map" of another type is reported by check_outputs, not thrown here.
+      if (o.is_object() && o.value("map", json()) == "biome" && !(*top.sea_level > 0.0 && *top.sea_level < 1.0)) {
         c.add("sea_level", show_value(json(*top.sea_level)) +
                                " must be between 0 and 1 (exclusive) for the biome output " + "(outputs[" +
                                std::to_string(k) + "])");

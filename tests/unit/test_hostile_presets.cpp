@@ -300,3 +300,13 @@ TEST_CASE("pipeline: composition keys of the wrong type are preset errors, not c
     CHECK(issues.front().path.starts_with("stages[0] (gradient)."));
   }
 }
+
+TEST_CASE("pipeline: an output map of the wrong type is a preset error with a sea level too", "[pipeline]") {
+  // Found by fuzz_preset: with sea_level given, "map": 300 threw json's
+  // type_error from the sea-level check before the outputs' own error.
+  const auto issues = issues_from([] {
+    (void)pipeline::build(minimal({{"sea_level", 0.25}, {"outputs", {{{"map", 300}}}}}));
+  });
+  REQUIRE(!issues.empty());
+  CHECK(issues.front().path.starts_with("outputs[0]"));
+}
