@@ -253,6 +253,17 @@ TEST_CASE("splat: water rules select the lake and river cells of the water outpu
   for (int x = 32; x < 64; ++x) CHECK(riverbed[48 * 64 + static_cast<std::size_t>(x)] == 255);
   CHECK(lakebed[18 * 64 + 20] == 255);
   CHECK(grass[2 * 64 + 60] == 255);
+
+  // The same bytes on 2 and 8 threads, each with its own water.
+  for (const int threads : {2, 8}) {
+    derived_cache own;
+    output_context again(h, layers);
+    again.height_scale = 100.0;
+    again.cache = &own;
+    again.nthreads = threads;
+    INFO(threads << " threads");
+    CHECK(reg.find("splat")->encode(reg.find("splat")->canonical(options), "rgba8", again).bytes == splat.bytes);
+  }
 }
 
 TEST_CASE("splat: without a sea_level or water options, water rules use the water outputs' defaults",
