@@ -56,7 +56,8 @@ std::vector<std::string> default_names(int channels) {
 
 std::vector<std::uint8_t> encode_exr(int width, int height, int channels, const float* samples, bool half,
                                      const std::vector<std::string>& names,
-                                     const std::vector<std::pair<std::string, std::string>>& text) {
+                                     const std::vector<std::pair<std::string, std::string>>& text,
+                                     png_compression compression) {
   if (width <= 0 || height <= 0) {
     throw std::invalid_argument("encode_exr: image size must be positive, got " + std::to_string(width) + " x " +
                                 std::to_string(height));
@@ -90,6 +91,9 @@ std::vector<std::uint8_t> encode_exr(int width, int height, int channels, const 
   try {
     Imf::Header header(width, height);
     header.compression() = Imf::ZIP_COMPRESSION;
+    // "default" leaves OpenEXR's own level, so files stay what they were.
+    if (compression == png_compression::fast) header.zipCompressionLevel() = 1;
+    if (compression == png_compression::best) header.zipCompressionLevel() = 9;
     header.lineOrder() = Imf::INCREASING_Y;
     for (const auto& [key, value] : text) {
       if (key == "Software") header.insert("software", Imf::StringAttribute(value));

@@ -312,6 +312,17 @@ byte_vector encode_any(int width, int height, int channels, const T* samples,
 
 }  // namespace
 
+const char* compression_name(png_compression c) {
+  switch (c) {
+    case png_compression::fast:
+      return "fast";
+    case png_compression::best:
+      return "best";
+    default:
+      return "default";
+  }
+}
+
 int png_chunk_rows(std::size_t row_bytes) {
   const std::size_t rows = k_chunk_bytes / (row_bytes + 1);
   return static_cast<int>(std::clamp<std::size_t>(rows, 1, INT_MAX));

@@ -39,7 +39,7 @@ encoded_file encode_ao(const ao_output_options& o, const std::string& format, co
   const std::vector<float> full =
       ambient_occlusion(ctx.field, o.params(), ctx.height_scale, ctx.nthreads, ctx.stop_requested);
   encoded_file out = encode_scalar(ctx.window(full), ctx.width, ctx.height, format, 0.0, 1.0,
-                                   "ambient occlusion (1 = open sky)", ctx.png_text);
+                                   "ambient occlusion (1 = open sky)", ctx.write_settings());
   out.extra["units"] = "fraction of the cosine-weighted sky hemisphere left open, 0 to 1";
   out.extra["method"] = "horizon-based sky-view factor: mean over azimuths of cos^2(horizon elevation)";
   return out;

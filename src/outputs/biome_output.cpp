@@ -98,7 +98,7 @@ encoded_file encode_biome(const biome_output_options& o, const std::string&, con
     }
   });
   encoded_file out;
-  out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data());
+  out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data(), ctx.deflate);
   out.encoding = "PNG RGB 8-bit, biome colours from height and moisture (seed document 002)";
   out.extra = {{"moisture_layer", o.moisture_layer},
                {"moisture_found", layer != nullptr},

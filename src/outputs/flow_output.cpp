@@ -29,11 +29,11 @@ encoded_file encode_flow(const flow_output_options& o, const std::string& format
   std::vector<float> values = ctx.window(full);
   encoded_file out;
   if (format == "r32" || o.scale == flow_output_options::scaling::linear) {
-    out = encode_scalar(values, ctx.width, ctx.height, format, 0.0, max, "upslope area in cells", ctx.png_text);
+    out = encode_scalar(values, ctx.width, ctx.height, format, 0.0, max, "upslope area in cells", ctx.write_settings());
   } else {
     for (float& v : values) v = static_cast<float>(std::log1p(static_cast<double>(v)));
     out = encode_scalar(values, ctx.width, ctx.height, format, 0.0, std::log1p(max), "ln(1 + upslope area in cells)",
-                        ctx.png_text);
+                        ctx.write_settings());
   }
   out.extra["units"] = "cells (multiply by cell_size^2 for square metres)";
   out.extra["method"] = std::string(method_text(o.method)) + " after Priority-Flood+epsilon (Barnes et al. 2014)";
@@ -50,7 +50,7 @@ encoded_file encode_wetness(const wetness_output_options& o, const std::string& 
     hi = *mx;
   }
   encoded_file out = encode_scalar(ctx.window(full), ctx.width, ctx.height, format, lo, hi,
-                                   "topographic wetness index ln(a / tan beta)", ctx.png_text);
+                                   "topographic wetness index ln(a / tan beta)", ctx.write_settings());
   out.extra["units"] = "dimensionless; a in metres (upslope area per unit contour width), tan beta in m/m";
   out.extra["method"] = std::string(method_text(o.method)) + " after Priority-Flood+epsilon (Barnes et al. 2014)";
   return out;

@@ -55,6 +55,7 @@ encoded_file encode_normal(const normal_options& o, const std::string& format, c
   r.width = ctx.width;
   r.height = ctx.height;
   r.channels = 3;
+  r.deflate = ctx.deflate;
   if (f.is_float()) {
     r.f32 = std::move(rgb);
     out.encoding = f.summary + " R G B, channel = (n + 1) / 2, unquantised";

@@ -17,11 +17,11 @@ namespace {
 std::vector<std::uint8_t> png8(const raster& r) {
   switch (r.channels) {
     case 1:
-      return encode_png_gray8(r.width, r.height, r.u8.data());
+      return encode_png_gray8(r.width, r.height, r.u8.data(), r.deflate);
     case 3:
-      return encode_png_rgb8(r.width, r.height, r.u8.data());
+      return encode_png_rgb8(r.width, r.height, r.u8.data(), r.deflate);
     default:
-      return encode_png_rgba8(r.width, r.height, r.u8.data());
+      return encode_png_rgba8(r.width, r.height, r.u8.data(), r.deflate);
   }
 }
 
@@ -30,11 +30,11 @@ std::vector<std::uint8_t> png8(const raster& r) {
 std::vector<std::uint8_t> png16(const raster& r) {
   switch (r.channels) {
     case 1:
-      return encode_png_gray16(r.width, r.height, r.u16.data(), r.text);
+      return encode_png_gray16(r.width, r.height, r.u16.data(), r.text, r.deflate);
     case 3:
-      return encode_png_rgb16(r.width, r.height, r.u16.data());
+      return encode_png_rgb16(r.width, r.height, r.u16.data(), r.deflate);
     default:
-      return encode_png_rgba16(r.width, r.height, r.u16.data());
+      return encode_png_rgba16(r.width, r.height, r.u16.data(), r.deflate);
   }
 }
 
@@ -55,11 +55,11 @@ std::vector<std::uint8_t> tiff32(const raster& r) {
 }
 
 std::vector<std::uint8_t> exr32(const raster& r) {
-  return encode_exr(r.width, r.height, r.channels, r.f32.data(), false, r.channel_names, r.text);
+  return encode_exr(r.width, r.height, r.channels, r.f32.data(), false, r.channel_names, r.text, r.deflate.compression);
 }
 
 std::vector<std::uint8_t> exr16(const raster& r) {
-  return encode_exr(r.width, r.height, r.channels, r.f32.data(), true, r.channel_names, r.text);
+  return encode_exr(r.width, r.height, r.channels, r.f32.data(), true, r.channel_names, r.text, r.deflate.compression);
 }
 
 // Formats whose bytes the output kind prepares (GeoJSON text, a glTF
@@ -153,16 +153,16 @@ const output_format& find_output_format(const std::string& name) {
 }
 
 encoded_raster encode_unit_samples(const std::vector<float>& unit, int width, int height, int channels,
-                                   const output_format& format,
-                                   const std::vector<std::pair<std::string, std::string>>& text,
-                                   std::vector<std::string> channel_names, const std::optional<georeference>& geo) {
+                                   const output_format& format, const file_settings& settings,
+                                   std::vector<std::string> channel_names) {
   raster r;
   r.width = width;
   r.height = height;
   r.channels = channels;
-  r.text = text;
+  r.text = settings.text;
   r.channel_names = std::move(channel_names);
-  r.geo = geo;
+  r.geo = settings.geo;
+  r.deflate = settings.deflate;
   // Every output passes here: a NaN or infinity (a derived map overflowing
   // float32) must not be written as a silent black or garbage pixel.
   if (const auto bad =

@@ -25,6 +25,10 @@ georeference output_context::placement() const {
   return {r.world_x(x0), r.world_y(y0), r.cell_size};
 }
 
+file_settings output_context::write_settings() const {
+  return {png_text, placement(), deflate};
+}
+
 void output_registry::add(output_kind kind) {
   const std::string name = kind.name;
   if (!m_kinds.emplace(name, std::move(kind)).second) {
@@ -70,9 +74,7 @@ std::string number_text(double v) {
 }  // namespace
 
 encoded_file encode_scalar(const std::vector<float>& values, int width, int height, const std::string& format,
-                           double lo, double hi, const std::string& meaning,
-                           const std::vector<std::pair<std::string, std::string>>& png_text,
-                           const std::optional<georeference>& geo) {
+                           double lo, double hi, const std::string& meaning, const file_settings& settings) {
   encoded_file out;
   const output_format& f = find_output_format(format);
   if (!f.takes_channels(1))
@@ -81,7 +83,7 @@ encoded_file encode_scalar(const std::vector<float>& values, int width, int heig
   // PR105329) on some string concatenations.
   std::ostringstream encoding;
   if (f.is_float()) {
-    out.bytes = encode_unit_samples(values, width, height, 1, f, png_text, {}, geo).bytes;
+    out.bytes = encode_unit_samples(values, width, height, 1, f, settings).bytes;
     encoding << f.summary << ", " << meaning
              << (f.samples == sample_type::float16 ? ", rounded to the nearest half" : ", unquantised");
     out.encoding = encoding.str();
@@ -94,7 +96,7 @@ encoded_file encode_scalar(const std::vector<float>& values, int width, int heig
     unit[k] = span > 0.0 ? static_cast<float>((values[k] - lo) / span) : 0.0f;
     if (std::isnan(values[k])) unit[k] = values[k];
   }
-  encoded_raster q = encode_unit_samples(unit, width, height, 1, f, png_text, {}, geo);
+  encoded_raster q = encode_unit_samples(unit, width, height, 1, f, settings);
   out.clipped = q.clipped;
   out.bytes = std::move(q.bytes);
   encoding << f.summary << ", value = round((" << meaning << " - lo) / (hi - lo) * " << ((1 << f.bit_depth()) - 1)
@@ -141,7 +143,7 @@ encoded_file encode_layer(const layer_options& o, const std::string& format, con
     lo = *mn;
     hi = *mx;
   }
-  return encode_scalar(values, ctx.width, ctx.height, format, lo, hi, "layer value", ctx.png_text, ctx.placement());
+  return encode_scalar(values, ctx.width, ctx.height, format, lo, hi, "layer value", ctx.write_settings());
 }
 
 }  // namespace

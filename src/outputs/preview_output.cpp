@@ -161,7 +161,7 @@ std::vector<std::uint8_t> preview_rgb(const preview_options& o, const output_con
 encoded_file encode_preview(const preview_options& o, const std::string&, const output_context& ctx) {
   const std::vector<std::uint8_t> rgb = preview_rgb(o, ctx);
   encoded_file out;
-  out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data());
+  out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data(), ctx.deflate);
   out.encoding = "PNG RGB 8-bit, hypsometric colour x hillshade (preview, not data)";
   return out;
 }

@@ -121,7 +121,7 @@ encoded_file encode_roads(const road_output_options& o, const std::string&, cons
 encoded_file encode_road(const road_output_options& o, const std::string& format, const output_context& ctx) {
   const auto r = roads_of(o, ctx, "road");
   encoded_file out = encode_scalar(ctx.window(r->roads.mask), ctx.width, ctx.height, format, 0.0, 1.0,
-                                   "road coverage (anti-aliased to width_m)", ctx.png_text, ctx.placement());
+                                   "road coverage (anti-aliased to width_m)", ctx.write_settings());
   out.extra["units"] = "0..1";
   out.extra["scope"] = "world (computed over the whole world, cropped to the region)";
   out.extra["network"] = network_summary(r->roads);

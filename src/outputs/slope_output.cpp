@@ -79,7 +79,7 @@ encoded_file encode_slope(const slope_options& o, const std::string& format, con
   }
   const double full = o.max > 0 ? o.max : (percent ? 100.0 : 90.0);
   encoded_file out = encode_scalar(values, ctx.width, ctx.height, format, 0.0, full,
-                                   percent ? "slope in percent" : "slope in degrees");
+                                   percent ? "slope in percent" : "slope in degrees", ctx.write_settings());
   out.extra["method"] = "Horn 1981 (as gdaldem slope)";
   return out;
 }
@@ -93,15 +93,16 @@ encoded_file encode_aspect(const aspect_options& o, const std::string& format, c
     for (auto& v : values) v = std::max(v, 0.0f);  // flat cells (-1) become 0 in images
   }
   encoded_file out = encode_scalar(values, ctx.width, ctx.height, format, 0.0, 360.0,
-                                   "aspect in degrees clockwise from north (downhill direction; -1 = flat in r32)");
+                                   "aspect in degrees clockwise from north (downhill direction; -1 = flat in r32)",
+                                   ctx.write_settings());
   out.extra["method"] = "Horn 1981 (as gdaldem aspect)";
   return out;
 }
 
 encoded_file encode_curvature(const curvature_options& o, const std::string& format, const output_context& ctx) {
   const std::vector<float> full = surface_curvature(ctx.field, ctx.height_scale, o.kind, o.edges, ctx.nthreads);
-  encoded_file out =
-      encode_scalar(ctx.window(full), ctx.width, ctx.height, format, -o.range, o.range, "curvature in 1/m");
+  encoded_file out = encode_scalar(ctx.window(full), ctx.width, ctx.height, format, -o.range, o.range,
+                                   "curvature in 1/m", ctx.write_settings());
   out.extra["method"] = "Zevenbergen and Thorne 1987";
   return out;
 }

@@ -240,6 +240,7 @@ encoded_file encode_splat(const splat_options& o, const std::string& format, con
     r.width = ctx.width;
     r.height = ctx.height;
     r.channels = 4;
+    r.deflate = ctx.deflate;
     if (format_entry.is_float()) r.f32.assign(cells * 4, 0.0f);
     if (format_entry.samples == sample_type::uint8) r.u8.assign(cells * 4, 0);
     if (format_entry.samples == sample_type::uint16) r.u16.assign(cells * 4, 0);

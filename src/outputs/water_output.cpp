@@ -70,7 +70,7 @@ encoded_file scalar_map(const std::vector<float>& full, const std::string& forma
   double hi = 1.0;
   if (!mask && !full.empty()) hi = std::max(1e-6, static_cast<double>(*std::max_element(full.begin(), full.end())));
   encoded_file out =
-      encode_scalar(ctx.window(full), ctx.width, ctx.height, format, 0.0, hi, meaning, ctx.png_text, ctx.placement());
+      encode_scalar(ctx.window(full), ctx.width, ctx.height, format, 0.0, hi, meaning, ctx.write_settings());
   out.extra["units"] = units;
   out.extra["scope"] = "world (computed over the whole world, cropped to the region)";
   out.extra["sea_level"] = ctx.sea_level.value_or(0.0);
@@ -88,9 +88,8 @@ encoded_file encode_water_level(const water_output_options& o, const std::string
     lo = *mn;
     hi = std::max(static_cast<double>(*mx), lo + 1e-6);
   }
-  encoded_file out =
-      encode_scalar(ctx.window(w.level), ctx.width, ctx.height, format, lo, hi,
-                    "water surface elevation (height units; the bed where dry)", ctx.png_text, ctx.placement());
+  encoded_file out = encode_scalar(ctx.window(w.level), ctx.width, ctx.height, format, lo, hi,
+                                   "water surface elevation (height units; the bed where dry)", ctx.write_settings());
   out.extra["units"] = "height units (metres = value * height_scale)";
   out.extra["scope"] = "world (computed over the whole world, cropped to the region)";
   out.extra["sea_level"] = ctx.sea_level.value_or(0.0);

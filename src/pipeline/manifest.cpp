@@ -14,7 +14,7 @@ namespace landform {
 
 namespace {
 
-const std::vector<std::string> k_output_keys = {"map", "format", "file"};
+const std::vector<std::string> k_output_keys = {"map", "format", "file", "compression"};
 
 // A file name must stay inside the output directory. Returns the problem, or
 // "" and the normalised name ("./a//b.png" -> "a/b.png") in `normal`.
@@ -118,6 +118,31 @@ const output_kind* resolve_map(const json& o, const std::string& path, const std
   return nullptr;
 }
 
+// "compression": a deflate level for the formats that deflate (PNG, OpenEXR);
+// elsewhere it would silently do nothing, so it is an error.
+void check_compression(const json& o, const std::string& kind_path, output_spec& spec,
+                       std::vector<preset_issue>& issues) {
+  const auto it = o.find("compression");
+  if (it == o.end()) return;
+  const std::string path = kind_path + ".compression";
+  const std::vector<std::string> names = {"fast", "default", "best"};
+  const std::string name = it->is_string() ? it->get<std::string>() : "";
+  const auto known = std::find(names.begin(), names.end(), name);
+  if (known == names.end()) {
+    std::string message = show_value(*it) + " is not one of " + joined(names);
+    if (auto guess = did_you_mean(name, names)) message += "; did you mean \"" + *guess + "\"?";
+    issues.push_back({path, message});
+    return;
+  }
+  if (!find_output_format(spec.format).deflates()) {
+    issues.push_back({path, show_value(*it) + " applies to PNG and OpenEXR formats only; \"" + spec.format +
+                                "\" is written uncompressed"});
+    return;
+  }
+  const png_compression levels[] = {png_compression::fast, png_compression::standard, png_compression::best};
+  spec.compression = levels[known - names.begin()];
+}
+
 // One "outputs" entry; false when it has problems (already reported).
 bool check_output(const json& o, const std::string& path, const std::vector<std::string>& layers,
                   std::vector<std::string>& files, output_spec& spec, std::vector<preset_issue>& issues) {
@@ -138,6 +163,7 @@ bool check_output(const json& o, const std::string& path, const std::vector<std:
     if (auto guess = did_you_mean(spec.format, kind->formats)) message += "; did you mean \"" + *guess + "\"?";
     issues.push_back({kind_path + ".format", message});
   }
+  if (issues.size() == before) check_compression(o, kind_path, spec, issues);
   if (issues.size() != before) return false;
   const json file = o.value("file", json(default_output_file(spec.map, spec.format)));
   if (!file.is_string()) {
@@ -245,6 +271,7 @@ encoded_output describe(const output_spec& spec, encoded_file file, const build_
                    {"clipped_cells", file.clipped},
                    {"sha256", sha256_hex(file.bytes.data(), file.bytes.size())}};
   if (!spec.options.empty()) e.description["options"] = spec.options;
+  if (find_output_format(spec.format).deflates()) e.description["compression"] = compression_name(spec.compression);
   for (const auto& [key, value] : file.extra.items()) e.description[key] = value;
   e.bytes = std::move(file.bytes);
   return e;
@@ -261,6 +288,7 @@ output_context output_context_for(const pipeline& p, const build_result& result,
   ctx.height_scale = p.height_scale();
   ctx.sea_level = p.sea_level();
   ctx.nthreads = nthreads;
+  ctx.deflate.nthreads = nthreads;
   ctx.png_text = {
       {"Software", std::string("landform ") + k_version},
       {"Comment", "landform preset sha256 " + preset_hash(p.canonical()) + ", seed " + std::to_string(p.seed())}};
@@ -280,6 +308,7 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
     if (stop_requested && stop_requested()) throw cancelled_error();
     const auto start = std::chrono::steady_clock::now();
     ctx.layer = spec.is_layer ? result.layers.find(spec.map) : nullptr;
+    ctx.deflate.compression = spec.compression;
     encoded_file first;
     try {
       first = spec.kind->encode(spec.options, spec.format, ctx);

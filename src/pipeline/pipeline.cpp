@@ -254,6 +254,22 @@ void check_sea_level_use(const stage_info& info, const json& canonical, const st
   }
 }
 
+// The "outputs" of the canonical preset: every key resolved. A "compression"
+// of "default" is left out, so that it and no key are the same preset (and
+// hash).
+json canonical_outputs(const std::vector<output_spec>& specs) {
+  json outputs = json::array();
+  for (const auto& o : specs) {
+    json entry = o.options;
+    entry["map"] = o.map;
+    entry["format"] = o.format;
+    entry["file"] = o.file;
+    if (o.compression != png_compression::standard) entry["compression"] = compression_name(o.compression);
+    outputs.push_back(entry);
+  }
+  return outputs;
+}
+
 }  // namespace
 
 std::uint64_t derive_stage_seed(std::int64_t preset_seed, const std::string& key) {
@@ -354,13 +370,8 @@ pipeline pipeline::build(const json& preset, const std::filesystem::path& base_d
   if (!c.issues.empty()) throw preset_error(std::move(c.issues));
   mark_wanted_layers(p.m_stages, p.m_outputs);
 
-  json outputs = json::array();
+  const json outputs = canonical_outputs(p.m_outputs);
   for (const auto& o : p.m_outputs) {
-    json entry = o.options;
-    entry["map"] = o.map;
-    entry["format"] = o.format;
-    entry["file"] = o.file;
-    outputs.push_back(entry);
     const int halo = o.kind->halo(o.options, top.reg.cell_size);
     p.m_halo = (halo < 0 || p.m_halo < 0) ? -1 : std::max(p.m_halo, halo);
   }

@@ -149,9 +149,15 @@ json output_entries() {
   json variants = json::array();
   json kind_names = json::array();
   auto variant = [](const output_kind& k, json map) {
-    json common = {{"map", std::move(map)},
-                   {"format", {{"enum", k.formats}, {"default", k.formats.front()}}},
-                   {"file", output_file_schema()}};
+    json common = {
+        {"map", std::move(map)},
+        {"format", {{"enum", k.formats}, {"default", k.formats.front()}}},
+        {"file", output_file_schema()},
+        {"compression",
+         {{"enum", {"fast", "default", "best"}},
+          {"default", "default"},
+          {"description",
+           "deflate level for PNG and OpenEXR formats: zlib 1; 6 for PNG, the library's own for OpenEXR; 9"}}}};
     json v = object_schema(k.options, common);
     v["title"] = k.name;
     v["description"] = k.summary;

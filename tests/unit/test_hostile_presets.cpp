@@ -237,7 +237,7 @@ TEST_CASE("outputs: a map holding NaN or infinity is refused, not written", "[pi
                                      std::numeric_limits<float>::infinity()};
   for (const char* format : {"png16", "r32", "png8"}) {
     try {
-      (void)encode_unit_samples(values, 2, 2, 1, find_output_format(format), {}, {}, std::nullopt);
+      (void)encode_unit_samples(values, 2, 2, 1, find_output_format(format));
       FAIL(format << " wrote non-finite samples");
     } catch (const non_finite_output_error& e) {
       CHECK(std::string(e.what()) == "2 of 4 samples are not finite (NaN or infinity)");

@@ -99,11 +99,13 @@ struct georeference {
 /// float samples per pixel, stored as FLOAT or, with `half`, as HALF (each
 /// value rounded to the nearest binary16). `names` are the channel names
 /// (default Y, or R G B, or R G B A); `text` entries become string attributes
-/// ("Software" -> "software", "Comment" -> "comments"). Written with OpenEXR;
-/// deterministic for a given OpenEXR and zlib version.
+/// ("Software" -> "software", "Comment" -> "comments"). `compression` sets
+/// the ZIP level: fast 1, best 9, standard OpenEXR's own default. Written with
+/// OpenEXR; deterministic for a given OpenEXR and zlib version.
 [[nodiscard]] std::vector<std::uint8_t> encode_exr(int width, int height, int channels, const float* samples, bool half,
                                                    const std::vector<std::string>& names = {},
-                                                   const std::vector<std::pair<std::string, std::string>>& text = {});
+                                                   const std::vector<std::pair<std::string, std::string>>& text = {},
+                                                   png_compression compression = png_compression::standard);
 
 /// Headerless little-endian unsigned 16-bit samples: `count * 2` bytes, low
 /// byte first, whatever the host byte order. `values` may be null only when

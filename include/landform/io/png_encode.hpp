@@ -25,6 +25,9 @@ enum class png_compression {
   best,      ///< zlib level 9: smallest files, slowest
 };
 
+/// The preset's name of a level: "fast", "default" or "best".
+[[nodiscard]] const char* compression_name(png_compression c);
+
 /// The filter applied to every row (PNG filter types 0 to 4, without the
 /// adaptive per-row choice, so the bytes do not depend on heuristics).
 enum class png_filter {

@@ -44,6 +44,19 @@ struct raster {
   std::vector<std::pair<std::string, std::string>> text;
   /// Placement in the world: GeoTIFF tags in TIFF formats, ignored by others.
   std::optional<georeference> geo;
+  /// Deflate settings: PNG formats use all of them (zlib level, filter,
+  /// threads); OpenEXR formats take their ZIP level from `compression`;
+  /// other formats ignore them. The bytes never depend on `nthreads`.
+  png_options deflate;
+};
+
+/// How a file is written besides its samples: provenance text, placement and
+/// deflate settings, as `raster` documents them. Output kinds get theirs from
+/// output_context::write_settings().
+struct file_settings {
+  std::vector<std::pair<std::string, std::string>> text;
+  std::optional<georeference> geo;
+  png_options deflate;
 };
 
 /// A map to be written holds NaN or infinity (thrown by
@@ -82,6 +95,8 @@ struct output_format {
   /// float16 or float32: values are stored, not quantised.
   [[nodiscard]] bool is_float() const { return samples == sample_type::float16 || samples == sample_type::float32; }
   [[nodiscard]] bool takes_channels(int n) const;
+  /// PNG and OpenEXR: files deflated with a level the preset can choose.
+  [[nodiscard]] bool deflates() const { return extension == "png" || extension == "exr"; }
   /// Encodes `r` after checking its channel count and that the vector of the
   /// format's sample type holds width * height * channels samples (else
   /// std::invalid_argument).
@@ -103,10 +118,10 @@ struct encoded_raster {
 /// Encodes `unit` (width * height * channels samples, normally in [0, 1]) in
 /// `format`: integer formats quantise with round(v * (2^bits - 1)), clamping
 /// and counting values outside; float formats store the values as they are.
+/// `settings` gives the provenance text, placement and deflate settings.
+/// Throws non_finite_output_error for a NaN or infinite sample.
 encoded_raster encode_unit_samples(const std::vector<float>& unit, int width, int height, int channels,
-                                   const output_format& format,
-                                   const std::vector<std::pair<std::string, std::string>>& text = {},
-                                   std::vector<std::string> channel_names = {},
-                                   const std::optional<georeference>& geo = std::nullopt);
+                                   const output_format& format, const file_settings& settings = {},
+                                   std::vector<std::string> channel_names = {});
 
 }  // namespace landform

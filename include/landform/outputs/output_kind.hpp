@@ -42,6 +42,9 @@ struct output_context {
   std::int64_t seed = 0;  ///< the preset seed, for outputs with noise (splat breakup)
   /// Provenance for 16-bit PNGs (tEXt chunks): software, preset hash, seed.
   std::vector<std::pair<std::string, std::string>> png_text;
+  /// This output's deflate settings: the preset's "compression" and the
+  /// build's threads (the bytes never depend on the threads).
+  png_options deflate;
   /// Results shared by several outputs of this build (none when null: each
   /// output then computes its own).
   derived_cache* cache = nullptr;
@@ -53,6 +56,9 @@ struct output_context {
   [[nodiscard]] std::vector<float> window(const std::vector<float>& full, int channels = 1) const;
   /// The region's placement: world coordinates of its first cell, cell size.
   [[nodiscard]] georeference placement() const;
+  /// What every file of this output is written with: png_text, placement()
+  /// and `deflate`.
+  [[nodiscard]] file_settings write_settings() const;
 };
 
 /// An encoded file and what the manifest says about it.
@@ -151,12 +157,11 @@ const output_kind& layer_output_kind();
 /// one-channel format of the table: float formats (r32, tiff32, exr, exr16)
 /// store the values; integer formats (png8, png16, raw16, tiff16) quantise
 /// `(v - lo) / (hi - lo)` from [0, 1] with rounding, clamping and counting
-/// values outside. `geo` places TIFF formats in the world (GeoTIFF tags).
+/// values outside.
 /// `meaning` describes the value for the manifest, e.g. "height" or "slope
-/// in degrees".
+/// in degrees". `settings` (normally output_context::write_settings()) gives
+/// provenance text, placement and deflate settings.
 encoded_file encode_scalar(const std::vector<float>& values, int width, int height, const std::string& format,
-                           double lo, double hi, const std::string& meaning,
-                           const std::vector<std::pair<std::string, std::string>>& png_text = {},
-                           const std::optional<georeference>& geo = std::nullopt);
+                           double lo, double hi, const std::string& meaning, const file_settings& settings = {});
 
 }  // namespace landform

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "landform/core/heightfield.hpp"
+#include "landform/io/png_encode.hpp"
 #include "landform/pipeline/composition.hpp"
 #include "landform/pipeline/registry.hpp"
 #include "landform/stages/stage.hpp"
@@ -28,6 +29,8 @@ struct output_spec {
   json options;        ///< the kind's options, canonical (every option present)
   const output_kind* kind = nullptr;
   bool is_layer = false;  ///< a side layer written by a stage
+  /// The entry's "compression" (PNG and OpenEXR formats): fast, default, best.
+  png_compression compression = png_compression::standard;
 };
 
 /// What a run computed: the heights (and side layers) over the computed area,
