@@ -58,7 +58,8 @@ struct flood_labels {
 };
 
 /// Priority-Flood+epsilon (Barnes et al. 2014, algorithm 3 with the plain
-/// queue of algorithm 2 for pit cells) in place on `z` (width x height,
+/// queue of algorithm 2 for pit cells, and Zhou et al. 2016's tracing of
+/// slope cells past the priority queue) in place on `z` (width x height,
 /// row-major, finite).
 ///
 /// - region == nullptr: the whole grid, seeded from the border cells (top and

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "landform/core/error.hpp"
 #include "landform/core/heightfield.hpp"
 #include "landform/derive/flow.hpp"
+#include "landform/derive/flow_routing.hpp"
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/stages/opensimplex.hpp"
@@ -154,6 +156,78 @@ TEST_CASE("flow: Priority-Flood+epsilon drains a closed basin through its one no
   const auto unfilled =
       flow_directions(std::vector<double>(basin.values().begin(), basin.values().end()), w, h, flow_method::d8);
   CHECK(unfilled[index(w, 16, 14)].is_outlet());
+}
+
+namespace {
+
+// The exact depression fill by its definition, independently of any queue:
+// the level of a cell is the lowest, over paths to the border, of the highest
+// height on the path. Relaxed to a fixed point (slow; small maps only).
+std::vector<double> exact_fill(const std::vector<double>& z, int w, int h) {
+  std::vector<double> level(z.size(), std::numeric_limits<double>::infinity());
+  for (std::size_t c = 0; c < z.size(); ++c)
+    if (on_border(w, h, c)) level[c] = z[c];
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int y = 1; y < h - 1; ++y) {
+      for (int x = 1; x < w - 1; ++x) {
+        double lowest = std::numeric_limits<double>::infinity();
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) lowest = std::min(lowest, level[index(w, x + dx, y + dy)]);
+        const double v = std::max(z[index(w, x, y)], lowest);
+        if (v < level[index(w, x, y)]) {
+          level[index(w, x, y)] = v;
+          changed = true;
+        }
+      }
+    }
+  }
+  return level;
+}
+
+// `filled` is a Priority-Flood+epsilon of `z`: the exact fill plus epsilons
+// (never below it, at most 1e-9 above), border cells unchanged, and every
+// interior cell with a strictly lower neighbour (so D8 drains everything).
+void check_epsilon_fill(const std::vector<double>& z, const std::vector<double>& filled, int w, int h) {
+  const auto exact = exact_fill(z, w, h);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const std::size_t c = index(w, x, y);
+      INFO("cell (" << x << ", " << y << ")");
+      REQUIRE(filled[c] >= exact[c]);
+      REQUIRE(filled[c] <= exact[c] + 1e-9);
+      if (on_border(w, h, c)) {
+        REQUIRE(filled[c] == z[c]);
+        continue;
+      }
+      bool lower = false;
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) lower = lower || filled[index(w, x + dx, y + dy)] < filled[c];
+      REQUIRE(lower);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("flow: both Priority-Floods equal the exact fill, on slopes, pits and exact ties", "[derive][flow]") {
+  // Noise has slopes traced without the queue and pits; terracing it to 12
+  // levels makes wide flats of exactly equal heights, whose order in the
+  // queue decides the epsilons.
+  const int w = 70, h = 54;
+  const heightfield noise = noise_field(w, h, 9.0);
+  for (const bool terraced : {false, true}) {
+    INFO((terraced ? "terraced" : "noise"));
+    std::vector<double> z(noise.values().begin(), noise.values().end());
+    if (terraced)
+      for (double& v : z) v = static_cast<float>(std::floor(v * 12.0) / 12.0);  // float heights, as maps hold
+    heightfield field(region{w, h, 0, 0, 1.0});
+    for (std::size_t c = 0; c < z.size(); ++c) field.data()[c] = static_cast<float>(z[c]);
+    check_epsilon_fill(z, priority_flood_epsilon(field), w, h);  // ties by cell index
+    std::vector<double> fill = z;
+    CHECK(priority_flood_fill(fill, w, h) > 0);  // ties last-in first-out
+    check_epsilon_fill(z, fill, w, h);
+  }
 }
 
 TEST_CASE("flow: a flat map drains to its border", "[derive][flow]") {
