@@ -134,7 +134,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
   progress_line progress(!o.quiet && isatty(STDERR_FILENO));
   run_options run;
   run.nthreads = o.threads;
-  set_default_threads(o.threads);  // also for the parts that ask for all cores (PNG deflate)
+  set_default_threads(o.threads);  // also caps the parts that ask for all cores
   run.progress = [&](std::string_view stage, double f) {
     return !interrupt_guard::requested() && progress.update(stage, f);
   };
@@ -147,23 +147,25 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
   const heightfield h = result.heights();
   warn_if_constant(h);
 
-  const auto files =
-      encode_outputs(p, result, o.threads, run.stop_requested, timing ? timings.output_recorder(p) : output_timer());
-  const json manifest = make_manifest(p, h, files, &result);
-  const std::string manifest_text = manifest.dump(2) + "\n";
-  // Everything is staged to temporary files first and renamed at the end, so
-  // a failure at any point leaves no partial file behind.
-  stop_if_interrupted();
-  // One build at a time per folder, from reading the previous manifest to
-  // the last rename; then any temporary in the folder is a killed build's.
+  // One build at a time per folder, from the first temporary file to the
+  // last rename; then any temporary in the folder is a killed build's.
   const folder_lock lock(o.out_dir);
   file_transaction::remove_stale_temporaries(o.out_dir);
-  const std::vector<std::string> stale = stale_files(previous_manifest(o.out_dir), files);
+  const json previous = previous_manifest(o.out_dir);
+  // Each file goes to its temporary file as soon as it is encoded (memory
+  // holds one encoded file, not all); all are renamed at the end, so a
+  // failure at any point leaves no partial file behind (unwinding removes
+  // the temporaries).
   file_transaction tx(o.out_dir);
-  for (const auto& f : files) {
-    tx.stage(f.spec.file, f.bytes);
-    stop_if_interrupted();  // unwinding removes the temporaries
-  }
+  const auto files =
+      encode_outputs(p, result, o.threads, run.stop_requested, timing ? timings.output_recorder(p) : output_timer(),
+                     [&tx](const encoded_output& f) {
+                       tx.stage(f.spec.file, f.bytes);
+                       stop_if_interrupted();
+                     });
+  const json manifest = make_manifest(p, h, files, &result);
+  const std::string manifest_text = manifest.dump(2) + "\n";
+  const std::vector<std::string> stale = stale_files(previous, files);
   tx.stage("manifest.json", std::vector<std::uint8_t>(manifest_text.begin(), manifest_text.end()));
   {
     const signal_block hold;  // the renames are quick; finish them

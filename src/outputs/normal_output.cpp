@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "landform/core/parallel.hpp"
 #include "landform/derive/surface.hpp"
 #include "landform/outputs/surface_outputs.hpp"
 
@@ -36,19 +37,35 @@ int one_cell(const normal_options&, double) {
   return 1;
 }
 
+// Writes the encoded normal (n + 1) / 2 of every region cell, three channels,
+// as quantise(value) into `out`: straight from the full-field gradient, rows
+// in parallel (cells are independent, so the bytes do not depend on threads),
+// with no full-size float copy for the integer formats.
+template <class T, class Quantise>
+void encode_channels(const surface_gradient& g, const output_context& ctx, double strength, float flip,
+                     std::vector<T>& out, Quantise quantise) {
+  out.resize(static_cast<std::size_t>(ctx.width) * static_cast<std::size_t>(ctx.height) * 3);
+  const auto stride = static_cast<std::size_t>(ctx.field.width());
+  parallel_rows(ctx.height, ctx.nthreads, [&](int j0, int j1) {
+    for (int j = j0; j < j1; ++j) {
+      const std::size_t from = static_cast<std::size_t>(ctx.y0 + j) * stride + static_cast<std::size_t>(ctx.x0);
+      T* row = out.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(ctx.width) * 3;
+      for (int i = 0; i < ctx.width; ++i) {
+        // n = normalize(−s·dz/dx, −s·dz/dy, 1) with y north; encoded as (n + 1) / 2.
+        const double nx = -strength * g.east[from + static_cast<std::size_t>(i)];
+        const double ny = -strength * g.north[from + static_cast<std::size_t>(i)];
+        const double inv = 1.0 / std::sqrt(nx * nx + ny * ny + 1.0);
+        row[3 * i + 0] = quantise(static_cast<float>(nx * inv * 0.5 + 0.5));
+        row[3 * i + 1] = quantise(static_cast<float>(flip * ny * inv * 0.5 + 0.5));
+        row[3 * i + 2] = quantise(static_cast<float>(inv * 0.5 + 0.5));
+      }
+    }
+  });
+}
+
 encoded_file encode_normal(const normal_options& o, const std::string& format, const output_context& ctx) {
   const surface_gradient g = horn_gradient(ctx.field, ctx.height_scale, o.edges, ctx.nthreads);
-  const std::vector<float> east = ctx.window(g.east), north = ctx.window(g.north);
   const float flip = o.convention == normal_options::convention_kind::opengl ? 1.0f : -1.0f;
-  std::vector<float> rgb(east.size() * 3);
-  for (std::size_t k = 0; k < east.size(); ++k) {
-    // n = normalize(−s·dz/dx, −s·dz/dy, 1) with y north; encoded as (n + 1) / 2.
-    const double nx = -o.strength * east[k], ny = -o.strength * north[k];
-    const double inv = 1.0 / std::sqrt(nx * nx + ny * ny + 1.0);
-    rgb[3 * k + 0] = static_cast<float>(nx * inv * 0.5 + 0.5);
-    rgb[3 * k + 1] = static_cast<float>(flip * ny * inv * 0.5 + 0.5);
-    rgb[3 * k + 2] = static_cast<float>(inv * 0.5 + 0.5);
-  }
   encoded_file out;
   const output_format& f = find_output_format(format);
   raster r;
@@ -57,15 +74,15 @@ encoded_file encode_normal(const normal_options& o, const std::string& format, c
   r.channels = 3;
   r.deflate = ctx.deflate;
   if (f.is_float()) {
-    r.f32 = std::move(rgb);
+    encode_channels(g, ctx, o.strength, flip, r.f32, [](float v) { return v; });
     out.encoding = f.summary + " R G B, channel = (n + 1) / 2, unquantised";
   } else if (f.bit_depth() == 16) {
-    r.u16.resize(rgb.size());
-    for (std::size_t k = 0; k < rgb.size(); ++k) r.u16[k] = static_cast<std::uint16_t>(std::lround(rgb[k] * 65535.0));
+    encode_channels(g, ctx, o.strength, flip, r.u16,
+                    [](float v) { return static_cast<std::uint16_t>(std::lround(v * 65535.0)); });
     out.encoding = f.summary + ", channel = round((n + 1) / 2 * 65535)";
   } else {
-    r.u8.resize(rgb.size());
-    for (std::size_t k = 0; k < rgb.size(); ++k) r.u8[k] = static_cast<std::uint8_t>(std::lround(rgb[k] * 255.0));
+    encode_channels(g, ctx, o.strength, flip, r.u8,
+                    [](float v) { return static_cast<std::uint8_t>(std::lround(v * 255.0)); });
     out.encoding = f.summary + ", channel = round((n + 1) / 2 * 255)";
   }
   out.bytes = f.write(r);

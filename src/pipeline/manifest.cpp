@@ -297,7 +297,8 @@ output_context output_context_for(const pipeline& p, const build_result& result,
 }
 
 std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads,
-                                           const std::function<bool()>& stop_requested, const output_timer& timed) {
+                                           const std::function<bool()>& stop_requested, const output_timer& timed,
+                                           const output_sink& sink) {
   output_context ctx = output_context_for(p, result, nthreads);
   derived_cache shared;  // the water outputs' one computation
   ctx.cache = &shared;
@@ -328,6 +329,10 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
       output_spec named = spec;
       if (numbered) named.file = numbered_file(spec.file, file);
       out.push_back(describe(named, std::move(files[file]), result));
+      if (sink) {
+        sink(out.back());
+        std::vector<std::uint8_t>().swap(out.back().bytes);
+      }
     }
     if (timed) timed(index, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }

@@ -529,3 +529,21 @@ TEST_CASE("multi-channel exr (normal, splat) read back by OpenImageIO equals Ope
   }
   CHECK(worst < 1e-5);
 }
+
+TEST_CASE("encode_outputs: a sink gets every file as encoded, and the returned entries keep only descriptions",
+          "[outputs][formats]") {
+  const pipeline p = pipeline::build(formats_preset());
+  const build_result r = p.run_full();
+  const auto held = encode_outputs(p, r, 1);
+  std::vector<encoded_output> sunk;
+  const auto streamed = encode_outputs(p, r, 1, {}, {}, [&](const encoded_output& f) { sunk.push_back(f); });
+  REQUIRE(streamed.size() == held.size());
+  REQUIRE(sunk.size() == held.size());
+  for (std::size_t k = 0; k < held.size(); ++k) {
+    INFO(held[k].spec.file);
+    CHECK(sunk[k].spec.file == held[k].spec.file);
+    CHECK(sunk[k].bytes == held[k].bytes);
+    CHECK(streamed[k].bytes.empty());
+    CHECK(streamed[k].description == held[k].description);
+  }
+}

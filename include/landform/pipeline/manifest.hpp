@@ -38,12 +38,19 @@ output_context output_context_for(const pipeline& p, const build_result& result,
 /// and its wall time in seconds (for reporting, `landform build --timings`).
 using output_timer = std::function<void(std::size_t output, double seconds)>;
 
+/// Receives each encoded file as soon as it is encoded (e.g. to write it to
+/// its temporary file); called in output order on the calling thread.
+using output_sink = std::function<void(const encoded_output&)>;
+
 /// Encodes every output of `p` from a run's result (see output_kind).
 /// `stop_requested`, when given, is polled before each output; true throws
 /// cancelled_error. `timed`, when given, is told each output's time.
+/// With a `sink`, each file goes to it at once and its bytes are then
+/// released: the returned entries keep their descriptions (size, SHA-256)
+/// with empty `bytes`, so memory holds one encoded file at a time, not all.
 std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads = 0,
                                            const std::function<bool()>& stop_requested = {},
-                                           const output_timer& timed = {});
+                                           const output_timer& timed = {}, const output_sink& sink = {});
 
 /// The manifest written beside the outputs: tool version, canonical preset and
 /// its SHA-256, seed, size, origin, cell size, world, height range before
