@@ -36,9 +36,9 @@ int ao_halo(const ao_output_options& o, double cell_size) {
 }
 
 encoded_file encode_ao(const ao_output_options& o, const std::string& format, const output_context& ctx) {
-  const std::vector<float> full =
+  std::vector<float> full =
       ambient_occlusion(ctx.field, o.params(), ctx.height_scale, ctx.nthreads, ctx.stop_requested);
-  encoded_file out = encode_scalar(ctx.window(full), ctx.width, ctx.height, format, 0.0, 1.0,
+  encoded_file out = encode_scalar(ctx.take_window(std::move(full)), ctx.width, ctx.height, format, 0.0, 1.0,
                                    "ambient occlusion (1 = open sky)", ctx.write_settings());
   out.extra["units"] = "fraction of the cosine-weighted sky hemisphere left open, 0 to 1";
   out.extra["method"] = "horizon-based sky-view factor: mean over azimuths of cos^2(horizon elevation)";

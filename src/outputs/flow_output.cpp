@@ -24,9 +24,9 @@ int whole_world_wetness(const wetness_output_options&, double) {
 encoded_file encode_flow(const flow_output_options& o, const std::string& format, const output_context& ctx) {
   // The field is the whole world (halo -1), so the maximum, and with it the
   // image scaling, is the same for every tile.
-  const std::vector<float> full = flow_accumulation(ctx.field, o.method, ctx.nthreads);
+  std::vector<float> full = flow_accumulation(ctx.field, o.method, ctx.nthreads);
   const double max = full.empty() ? 1.0 : static_cast<double>(*std::max_element(full.begin(), full.end()));
-  std::vector<float> values = ctx.window(full);
+  std::vector<float> values = ctx.take_window(std::move(full));
   encoded_file out;
   if (format == "r32" || o.scale == flow_output_options::scaling::linear) {
     out = encode_scalar(values, ctx.width, ctx.height, format, 0.0, max, "upslope area in cells", ctx.write_settings());
@@ -42,14 +42,14 @@ encoded_file encode_flow(const flow_output_options& o, const std::string& format
 }
 
 encoded_file encode_wetness(const wetness_output_options& o, const std::string& format, const output_context& ctx) {
-  const std::vector<float> full = topographic_wetness(ctx.field, o.method, ctx.height_scale, o.min_slope, ctx.nthreads);
+  std::vector<float> full = topographic_wetness(ctx.field, o.method, ctx.height_scale, o.min_slope, ctx.nthreads);
   double lo = 0.0, hi = 1.0;
   if (!full.empty()) {
     const auto [mn, mx] = std::minmax_element(full.begin(), full.end());
     lo = *mn;
     hi = *mx;
   }
-  encoded_file out = encode_scalar(ctx.window(full), ctx.width, ctx.height, format, lo, hi,
+  encoded_file out = encode_scalar(ctx.take_window(std::move(full)), ctx.width, ctx.height, format, lo, hi,
                                    "topographic wetness index ln(a / tan beta)", ctx.write_settings());
   out.extra["units"] = "dimensionless; a in metres (upslope area per unit contour width), tan beta in m/m";
   out.extra["method"] = std::string(method_text(o.method)) + " after Priority-Flood+epsilon (Barnes et al. 2014)";

@@ -20,6 +20,13 @@ std::vector<float> output_context::window(const std::vector<float>& full, int ch
   return out;
 }
 
+std::vector<float> output_context::take_window(std::vector<float>&& full, int channels) const {
+  if (x0 == 0 && y0 == 0 && width == field.width() && height == field.height()) return std::move(full);
+  std::vector<float> out = window(full, channels);
+  std::vector<float>().swap(full);
+  return out;
+}
+
 georeference output_context::placement() const {
   const region& r = field.placement();
   return {r.world_x(x0), r.world_y(y0), r.cell_size};

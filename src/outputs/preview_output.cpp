@@ -134,8 +134,8 @@ void draw_water(std::vector<std::uint8_t>& rgb, const preview_options& o, const 
 }
 
 std::vector<std::uint8_t> preview_rgb(const preview_options& o, const output_context& ctx) {
-  const surface_gradient g = horn_gradient(ctx.field, ctx.height_scale * o.z_factor, o.edges, ctx.nthreads);
-  const std::vector<float> east = ctx.window(g.east), north = ctx.window(g.north);
+  surface_gradient g = horn_gradient(ctx.field, ctx.height_scale * o.z_factor, o.edges, ctx.nthreads);
+  const std::vector<float> east = ctx.take_window(std::move(g.east)), north = ctx.take_window(std::move(g.north));
   std::vector<float> heights = ctx.window(ctx.field.values());
   // The built-in ramps have their coast at 0.3: with the preset's sea_level,
   // heights are mapped piecewise linearly so that sea_level lands there

@@ -68,8 +68,8 @@ int one_cell(const P&, double) {
 }
 
 encoded_file encode_slope(const slope_options& o, const std::string& format, const output_context& ctx) {
-  const surface_gradient g = horn_gradient(ctx.field, ctx.height_scale, o.edges, ctx.nthreads);
-  const std::vector<float> east = ctx.window(g.east), north = ctx.window(g.north);
+  surface_gradient g = horn_gradient(ctx.field, ctx.height_scale, o.edges, ctx.nthreads);
+  const std::vector<float> east = ctx.take_window(std::move(g.east)), north = ctx.take_window(std::move(g.north));
   const bool percent = o.units == slope_options::unit_kind::percent;
   std::vector<float> values(east.size());
   for (std::size_t k = 0; k < values.size(); ++k) {
@@ -85,8 +85,8 @@ encoded_file encode_slope(const slope_options& o, const std::string& format, con
 }
 
 encoded_file encode_aspect(const aspect_options& o, const std::string& format, const output_context& ctx) {
-  const surface_gradient g = horn_gradient(ctx.field, ctx.height_scale, o.edges, ctx.nthreads);
-  const std::vector<float> east = ctx.window(g.east), north = ctx.window(g.north);
+  surface_gradient g = horn_gradient(ctx.field, ctx.height_scale, o.edges, ctx.nthreads);
+  const std::vector<float> east = ctx.take_window(std::move(g.east)), north = ctx.take_window(std::move(g.north));
   std::vector<float> values(east.size());
   for (std::size_t k = 0; k < values.size(); ++k) values[k] = aspect_degrees(east[k], north[k]);
   if (format != "r32") {
@@ -100,8 +100,8 @@ encoded_file encode_aspect(const aspect_options& o, const std::string& format, c
 }
 
 encoded_file encode_curvature(const curvature_options& o, const std::string& format, const output_context& ctx) {
-  const std::vector<float> full = surface_curvature(ctx.field, ctx.height_scale, o.kind, o.edges, ctx.nthreads);
-  encoded_file out = encode_scalar(ctx.window(full), ctx.width, ctx.height, format, -o.range, o.range,
+  std::vector<float> full = surface_curvature(ctx.field, ctx.height_scale, o.kind, o.edges, ctx.nthreads);
+  encoded_file out = encode_scalar(ctx.take_window(std::move(full)), ctx.width, ctx.height, format, -o.range, o.range,
                                    "curvature in 1/m", ctx.write_settings());
   out.extra["method"] = "Zevenbergen and Thorne 1987";
   return out;

@@ -54,6 +54,10 @@ struct output_context {
   /// Copies the region's window out of a full-field array of `channels`
   /// interleaved values per cell.
   [[nodiscard]] std::vector<float> window(const std::vector<float>& full, int channels = 1) const;
+  /// window() of an array no longer needed: moved out when the window is the
+  /// whole field (no copy), else copied and `full` released, so the full
+  /// array and its window do not outlive each other.
+  [[nodiscard]] std::vector<float> take_window(std::vector<float>&& full, int channels = 1) const;
   /// The region's placement: world coordinates of its first cell, cell size.
   [[nodiscard]] georeference placement() const;
   /// What every file of this output is written with: png_text, placement()
