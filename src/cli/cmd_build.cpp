@@ -144,7 +144,12 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
   const build_result result = p.run_full(run);
   progress.finish();
   if (after_run) after_run(p, result);
-  const heightfield h = result.heights();
+  // The region's heights: the field itself when no halo was computed (a
+  // copy would be one more map in memory for the whole write).
+  const bool whole = result.x0 == 0 && result.y0 == 0 && result.field.width() == result.region.width &&
+                     result.field.height() == result.region.height;
+  const heightfield cropped = whole ? heightfield() : result.heights();
+  const heightfield& h = whole ? result.field : cropped;
   warn_if_constant(h);
 
   // One build at a time per folder, from the first temporary file to the
