@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "landform/derive/surface.hpp"
-#include "landform/stages/opensimplex.hpp"
+#include "noise_fields.hpp"
 
 namespace {
 
@@ -33,15 +33,7 @@ constexpr int k_size = 96;
 constexpr double k_cell = 5.0, k_height_scale = 400.0;
 
 heightfield test_surface() {
-  heightfield h(region{k_size, k_size, 0, 0, k_cell});
-  opensimplex_params p;
-  p.feature_size = 150.0;
-  p.octaves = 5;
-  stage_context ctx;
-  ctx.seed = 11;
-  ctx.world = {0, 0, k_size, k_size};
-  apply_opensimplex(h, p, ctx);
-  return h;
+  return landform_test::noise_field(k_size, k_cell, 11, 150.0, 5);
 }
 
 // GDAL's formulas on the 3x3 window in metres, as gdaldem_lib.cpp writes them.

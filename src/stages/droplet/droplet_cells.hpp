@@ -1,0 +1,297 @@
+#pragma once
+// The cell updates of a droplet step: erode over the disc, deposit
+// bilinearly, fill a pit, drop the last load over the disc. One droplet at a
+// time, plain float; shared by the lane kernel and the scalar oracle, so
+// both change the cells with the same operations. Hot: kept inline in this
+// header so that the kernels inline them (always_inline where measured).
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "stages/droplet/droplet_model.hpp"
+#include "stages/droplet/erosion_brush.hpp"
+
+namespace landform::droplet {
+
+// Four floats as one vector operation (GCC / Clang vector extension; SSE on
+// x86-64, NEON on ARM). Elementwise IEEE arithmetic, so results equal the
+// scalar ones.
+using float4 = float __attribute__((vector_size(16)));
+
+inline float4 load4(const float* p) {
+  float4 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store4(float* p, float4 v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+// Eight floats: one AVX operation where available, two SSE ones otherwise.
+// (Only ever a local variable: passing it to functions would depend on AVX.)
+using float8 = float __attribute__((vector_size(32)));
+using int8x = std::int32_t __attribute__((vector_size(32)));  // a float8 comparison's lane masks
+using int4x = std::int32_t __attribute__((vector_size(16)));  // a float4 comparison's lane masks
+
+// apply_brush inside the map: whole padded rows of `width` cells (a multiple
+// of 4), 8 cells per operation and a 4-cell tail, the same min/max as
+// apply_brush's loop. (Fixing the width at compile time to unroll the loops
+// measured no faster.)
+template <bool k_maps>
+[[gnu::always_inline]] inline float brush_interior(const field_view& f, const float* stencil, int side, int width,
+                                                   float* first, float amount, float floor) {
+  const std::ptrdiff_t stride = f.width;
+  const float8 a8 = {amount, amount, amount, amount, amount, amount, amount, amount};
+  const float8 f8 = {floor, floor, floor, floor, floor, floor, floor, floor};
+  const float8 zero8 = {};
+  const float4 a4 = {amount, amount, amount, amount}, f4 = {floor, floor, floor, floor}, zero4 = {};
+  float8 taken8 = zero8;
+  float4 taken4 = zero4;
+  int8x limited8 = {};  // lanes where some cell had less room than its share
+  int4x limited4 = {};
+  for (int row = 0; row < side; ++row) {
+    float* dst = first + row * stride;
+    const float* wt = stencil + row * width;
+    int k = 0;
+    for (; k + 8 <= width; k += 8) {
+      float8 weights, cells;
+      std::memcpy(&weights, wt + k, sizeof weights);
+      std::memcpy(&cells, dst + k, sizeof cells);
+      const float8 want = a8 * weights, excess = cells - f8;
+      const float8 room = excess > zero8 ? excess : zero8;
+      const int8x short_of_room = room < want;
+      const float8 take = short_of_room ? room : want;
+      limited8 |= short_of_room;
+      cells -= take;
+      taken8 += take;
+      std::memcpy(dst + k, &cells, sizeof cells);
+      if constexpr (k_maps) {
+        float* out = f.erosion + (dst - f.height) + k;
+        std::memcpy(&cells, out, sizeof cells);
+        cells += take;
+        std::memcpy(out, &cells, sizeof cells);
+      }
+    }
+    if (k < width) {
+      const float4 want = a4 * load4(wt + k), excess = load4(dst + k) - f4;
+      const float4 room = excess > zero4 ? excess : zero4;
+      const int4x short_of_room = room < want;
+      const float4 take = short_of_room ? room : want;
+      limited4 |= short_of_room;
+      store4(dst + k, load4(dst + k) - take);
+      taken4 += take;
+      if constexpr (k_maps) store4(f.erosion + (dst - f.height) + k, load4(f.erosion + (dst - f.height) + k) + take);
+    }
+  }
+  // The disc's weights sum to 1: unlimited, the droplet takes up `amount`
+  // (the cells' float rounding is far below the accounting's tolerance).
+  // Otherwise the lanes' sum, in a fixed order whatever the CPU's vector width.
+  bool any_limited = false;
+  for (int k = 0; k < 8; ++k) any_limited = any_limited || limited8[k] != 0;
+  for (int k = 0; k < 4; ++k) any_limited = any_limited || limited4[k] != 0;
+  if (!any_limited) return amount;
+  float sum = 0.0f;
+  for (int k = 0; k < 8; ++k) sum += taken8[k];
+  for (int k = 0; k < 4; ++k) sum += taken4[k];
+  return sum;
+}
+
+// Takes up to `amount` (>= 0) from the cells of the erosion disc around a
+// droplet in cell (node_x, node_y) at offset (u, v) in that cell, and returns
+// the amount actually taken. No cell is cut below `floor`, the height the
+// droplet moves to: a cell at or below it gives nothing, one above it at most
+// its excess. That is what keeps the model bounded (no cell sinks below the
+// lowest ground there was, as `floor` is an interpolation of the map), and
+// it stops a droplet from digging the pits it would then fall into. The
+// whole map erodes, its outer ring included (a fixed ring left a frame in
+// hillshades); at the map's edge the disc is clipped, not renormalised
+// (concentrating it on fewer cells would dig grooves along the edge).
+template <bool k_maps>
+[[gnu::always_inline]] inline float apply_brush(const field_view& f, const erosion_brush& brush, int node_x, int node_y,
+                                                float u, float v, float amount, float floor) {
+  const int w = f.width, ht = f.height_cells;
+  const std::ptrdiff_t stride = w;
+  const float* stencil = brush.stencil_at(u, v);
+  const int x0 = node_x + brush.origin, y0 = node_y + brush.origin;
+  if (x0 >= 0 && x0 + brush.width <= w && y0 >= 0 && y0 + brush.side <= ht) {
+    float* first = f.height + y0 * stride + x0;
+    return brush_interior<k_maps>(f, stencil, brush.side, brush.width, first, amount, floor);
+  }
+  float applied = 0.0f;
+  for (int row = std::max(0, -y0); row < std::min(brush.side, ht - y0); ++row) {
+    for (int col = std::max(0, -x0); col < std::min(brush.side, w - x0); ++col) {
+      float& cell = f.height[(y0 + row) * stride + x0 + col];
+      const float a = std::min(amount * stencil[row * brush.width + col], std::max(0.0f, cell - floor));
+      cell -= a;
+      applied += a;
+      if constexpr (k_maps) f.erosion[(y0 + row) * stride + x0 + col] += a;
+    }
+  }
+  return applied;
+}
+
+// Adds up to `amount` (>= 0) bilinearly, weights from the offset (u, v), on
+// the four cells from index n (Beyer), never raising a cell above `ceiling`:
+// a cell at or above it gets nothing. Returns the amount added.
+template <bool k_maps>
+[[gnu::always_inline]] inline float deposit_bilinear(const field_view& f, std::ptrdiff_t n, float u, float v,
+                                                     float amount, float ceiling) {
+  const std::ptrdiff_t stride = f.width;
+  amount = std::max(0.0f, amount);  // the sediment can round to a hair below 0
+  const std::ptrdiff_t cells[4] = {n, n + 1, n + stride, n + stride + 1};
+  const float shares[4] = {amount * (1.0f - u) * (1.0f - v), amount * u * (1.0f - v), amount * (1.0f - u) * v,
+                           amount * u * v};
+  float added[4];
+  for (int k = 0; k < 4; ++k) {
+    float& cell = f.height[cells[k]];
+    added[k] = std::min(shares[k], std::max(0.0f, ceiling - cell));
+    cell += added[k];
+    if constexpr (k_maps) f.deposition[cells[k]] += added[k];
+  }
+  return (added[0] + added[1]) + (added[2] + added[3]);
+}
+
+// Lays up to `amount` (>= 0) on the four cells from index n (the droplet's
+// cell corners), settling it like water: the lowest corners fill first, to
+// one common level, never above `ceiling`. Returns the amount laid down.
+// Used for the pit fill: spreading it bilinearly (Beyer) left one corner
+// lower than the others it filled, which made most single-cell pits. With
+// `ceiling` an interpolation of the map, no cell rises above the highest
+// ground there was.
+template <bool k_maps>
+[[gnu::always_inline]] inline float deposit_settled(const field_view& f, std::ptrdiff_t n, float amount,
+                                                    float ceiling) {
+  const std::ptrdiff_t stride = f.width;
+  const std::ptrdiff_t cells[4] = {n, n + 1, n + stride, n + stride + 1};
+  float sorted[4] = {f.height[cells[0]], f.height[cells[1]], f.height[cells[2]], f.height[cells[3]]};
+  // A sorting network: five branch-free compare-exchanges (std::sort's
+  // branches mispredict on every call).
+  const auto order = [&sorted](int a, int b) {
+    const float lo = std::min(sorted[a], sorted[b]), hi = std::max(sorted[a], sorted[b]);
+    sorted[a] = lo;
+    sorted[b] = hi;
+  };
+  order(0, 1);
+  order(2, 3);
+  order(0, 2);
+  order(1, 3);
+  order(1, 2);
+  // The level: the first k corners rise to `level`, with k the most corners
+  // the amount can bring up to the next corner's height.
+  float level = sorted[0];
+  float left = std::max(0.0f, amount);
+  for (int k = 1; k <= 4 && left > 0.0f; ++k) {
+    const float next = k < 4 ? std::min(sorted[k], ceiling) : ceiling;
+    const float need = (next - level) * static_cast<float>(k);
+    if (need >= left) {
+      level += left / static_cast<float>(k);
+      left = 0.0f;
+    } else if (need > 0.0f) {
+      level = next;
+      left -= need;
+    }
+    if (next >= ceiling) break;
+  }
+  level = std::min(level, ceiling);
+  float added = 0.0f;
+  for (const std::ptrdiff_t c : cells) {
+    const float a = std::max(0.0f, level - f.height[c]);
+    f.height[c] += a;
+    added += a;
+    if constexpr (k_maps) f.deposition[c] += a;
+  }
+  return added;
+}
+
+// The highest of the (up to 8) neighbours of cell (x, y). A dying droplet's
+// load never raises a cell above it, so it never makes a single-cell spike.
+inline float highest_neighbour(const field_view& f, int x, int y) {
+  float top = -std::numeric_limits<float>::infinity();
+  for (int ny = std::max(0, y - 1); ny <= std::min(f.height_cells - 1, y + 1); ++ny)
+    for (int nx = std::max(0, x - 1); nx <= std::min(f.width - 1, x + 1); ++nx)
+      if (nx != x || ny != y) top = std::max(top, f.height[static_cast<std::ptrdiff_t>(ny) * f.width + nx]);
+  return top;
+}
+
+// True when a row or column neighbour of cell (x, y) stands at `level` or higher.
+inline bool axis_neighbour_at_least(const field_view& f, int x, int y, float level) {
+  const float* row = f.height + static_cast<std::ptrdiff_t>(y) * f.width;
+  return (x > 0 && row[x - 1] >= level) || (x + 1 < f.width && row[x + 1] >= level) ||
+         (y > 0 && row[x - f.width] >= level) || (y + 1 < f.height_cells && row[x + f.width] >= level);
+}
+
+// Lays `amount` (>= 0) on the erosion disc around a droplet in cell (node_x,
+// node_y) at offset (u, v), where a dying droplet drops what it still
+// carries: spread like the erosion that picked it up, so it forms a low
+// mound, not a spike on four cells. No cell rises above the highest cell of
+// the disc (which keeps the model bounded). Returns the amount laid down.
+template <bool k_maps>
+inline float deposit_disc(const field_view& f, const erosion_brush& brush, int node_x, int node_y, float u, float v,
+                          float amount) {
+  const int w = f.width, ht = f.height_cells;
+  const std::ptrdiff_t stride = w;
+  const float* stencil = brush.stencil_at(u, v);
+  const int x0 = node_x + brush.origin, y0 = node_y + brush.origin;
+  const int row0 = std::max(0, -y0), row1 = std::min(brush.side, ht - y0);
+  const int col0 = std::max(0, -x0), col1 = std::min(brush.side, w - x0);
+  const bool inside = x0 >= 1 && x0 + brush.side < w && y0 >= 1 && y0 + brush.side < ht;  // and every neighbour
+  float ceiling = -std::numeric_limits<float>::infinity();
+  for (int row = row0; row < row1; ++row)
+    for (int col = col0; col < col1; ++col)
+      if (stencil[row * brush.width + col] > 0.0f)
+        ceiling = std::max(ceiling, f.height[(y0 + row) * stride + x0 + col]);
+  float added = 0.0f;
+  for (int row = row0; row < row1; ++row) {
+    for (int col = col0; col < col1; ++col) {
+      const int cx = x0 + col, cy = y0 + row;
+      float& cell = f.height[cy * stride + cx];
+      float a = std::min(amount * stencil[row * brush.width + col], std::max(0.0f, ceiling - cell));
+      // Most cells have a higher neighbour along a row or column: only the
+      // others need the full eight. Away from the map's edge, without the
+      // bounds checks.
+      if (a > 0.0f && inside) {
+        const float* c = &cell;
+        const float axis = std::max(std::max(c[-1], c[1]), std::max(c[-stride], c[stride]));
+        if (axis < cell + a) {
+          const float diagonal =
+              std::max(std::max(c[-stride - 1], c[-stride + 1]), std::max(c[stride - 1], c[stride + 1]));
+          a = std::min(a, std::max(0.0f, std::max(axis, diagonal) - cell));
+        }
+      } else if (a > 0.0f && !axis_neighbour_at_least(f, cx, cy, cell + a)) {
+        a = std::min(a, std::max(0.0f, highest_neighbour(f, cx, cy) - cell));
+      }
+      cell += a;
+      added += a;
+      if constexpr (k_maps) f.deposition[cy * stride + cx] += a;
+    }
+  }
+  return added;
+}
+
+// Where and how a droplet ended.
+struct droplet_end {
+  int node_x = 0, node_y = 0;  // its cell
+  float u = 0.0f, v = 0.0f;    // its offset in that cell, each in [0, 1)
+  float sediment = 0.0f;       // what it still carries
+  bool left = false;           // it left the map (or reached the sea)
+  int life = 0;                // steps it moved
+};
+
+// A droplet's end: unless it left the map, it lays down the sediment it
+// still carries where it stands; then its eroded and deposited amounts (in
+// double, summed over its steps) go into `t`.
+template <bool k_maps>
+inline void end_droplet(const field_view& f, const erosion_brush& brush, droplet_end end, double eroded,
+                        double deposited, droplet_totals& t) {
+  if (!end.left && end.sediment > 0.0f) {
+    const float added = deposit_disc<k_maps>(f, brush, end.node_x, end.node_y, end.u, end.v, end.sediment);
+    deposited += static_cast<double>(added);
+    end.sediment -= added;
+  }
+  t.end_droplet(eroded, deposited, end.sediment, end.left, end.life);
+}
+
+}  // namespace landform::droplet
