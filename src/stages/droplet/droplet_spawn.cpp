@@ -70,7 +70,9 @@ void spawn_uniform(std::uint64_t seed, std::uint64_t first, std::span<particle_s
 void spawn_high_ground(const heightfield& h, std::uint64_t seed, std::uint64_t first, std::span<particle_start> starts,
                        int nthreads) {
   const int w = h.width(), ht = h.height();
-  const auto [lo, hi] = height_range(h, nthreads);
+  // Named copies, not a structured binding: the lambda below captures them.
+  const std::pair<float, float> range = height_range(h, nthreads);
+  const float lo = range.first, hi = range.second;
   const float inv_range = hi > lo ? 1.0f / (hi - lo) : 0.0f;
   for_each_start(starts.size(), nthreads, [&](std::size_t k) {
     const std::uint64_t index = first + k;
