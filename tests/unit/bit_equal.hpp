@@ -11,7 +11,9 @@
 namespace landform_test {
 
 inline bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+  // An empty vector's data() may be null, and memcmp's arguments must not be.
+  if (a.size() != b.size()) return false;
+  return a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 inline bool bit_equal(const landform::heightfield& a, const landform::heightfield& b) {

@@ -142,6 +142,7 @@ TEST_CASE("droplet lanes equal the scalar oracle bit for bit", "[stages][hydraul
         const eroded scalar = erode_with(&run_tiles_scalar, input, p, sea, maps);
         CHECK_FALSE(bit_equal(lanes.h, input));  // the run did erode
         CHECK(bit_equal(lanes.h, scalar.h));
+        CHECK(lanes.maps.erosion.empty() != maps);  // side maps exist exactly when asked for
         CHECK(bit_equal(lanes.maps.erosion, scalar.maps.erosion));
         CHECK(bit_equal(lanes.maps.deposition, scalar.maps.deposition));
         CHECK(bit_equal(lanes.maps.flow, scalar.maps.flow));
