@@ -6,7 +6,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "landform/core/overlap_blocks.hpp"
 #include "landform/core/particle_scheduler.hpp"
+#include "landform/core/rng.hpp"
 #include "landform/derive/water.hpp"
 #include "stages/droplet/droplet_lanes.hpp"
 #include "stages/droplet/droplet_model.hpp"
@@ -114,8 +116,56 @@ const param_schema<hydraulic_erosion_params>& hydraulic_erosion_params::schema()
           .unit("m per height unit")
           .range(above_to(0, 1e7))
           .doc("height scale of the grid the per-step values hold for (units: world)")
-          .effect("larger = the same relief counts as gentler: slower droplets, less carving");
+          .effect("larger = the same relief counts as gentler: slower droplets, less carving")
+          .choice("tiling", &P::tiling, {{"world", P::tiling_kind::world}, {"overlap", P::tiling_kind::overlap}})
+          .doc(
+              "world: droplets run over the whole map, so a tile or region build computes the whole world; overlap: "
+              "droplets run in world-aligned blocks of block_size cells, each grown by block_overlap and "
+              "cross-faded with its neighbours, so a tile computes only the blocks it touches and tiles meet "
+              "without seams (the whole-world build uses the same blocks)")
+          .effect(
+              "overlap = tiles of a large world build in time and memory of their own size; erosion across a "
+              "block boundary is the blend of two runs (gullies a little softer within block_overlap / 2 of it)")
+          .integer("block_size", &P::block_size)
+          .unit("cells")
+          .range(between(16, 65536))
+          .doc("side of a block's core (tiling: overlap)")
+          .effect("larger = fewer block boundaries, longer uninterrupted drainage; a tile then computes more around it")
+          .integer("block_overlap", &P::block_overlap)
+          .unit("cells")
+          .range(between(0, 8192))
+          .doc(
+              "cells each block is grown by on every side (tiling: overlap); neighbours are cross-faded over the "
+              "block_overlap cells centred on their boundary, and the outer half feeds droplets into the fade; "
+              "about a droplet's path (max_lifetime cells in the grid's units) hides the block edges")
+          .effect("larger = smoother hand-over between blocks, more work per block");
   return s;
+}
+
+stage_scope hydraulic_erosion_params::scope() const {
+  return tiling == tiling_kind::overlap ? stage_scope::local : stage_scope::world;
+}
+
+int hydraulic_erosion_params::halo() const {
+  return tiling == tiling_kind::overlap ? overlap_grid().halo() : -1;
+}
+
+overlap_blocks hydraulic_erosion_params::overlap_grid() const {
+  return {block_size, block_overlap};
+}
+
+void hydraulic_erosion_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
+  if (tiling != tiling_kind::overlap) return;
+  if (block_size < 2 * block_overlap) {
+    problems.emplace_back("block_overlap", std::to_string(block_overlap) + " is more than half of block_size (" +
+                                               std::to_string(block_size) +
+                                               "): the cross-fades of a block's two sides would meet");
+  }
+  if (droplet_count > 0) {
+    problems.emplace_back("droplet_count",
+                          "tiling \"overlap\" takes its rain from droplets_per_cell; a total droplet_count has no "
+                          "share per block (set droplet_count to 0)");
+  }
 }
 
 hydraulic_erosion_params hydraulic_erosion_grid_params(const hydraulic_erosion_params& p, double cell_size,
@@ -282,6 +332,52 @@ void report_budget(const hydraulic_erosion_result& r, const heightfield& h, cons
   ctx.report("undeposited_m3", (r.sediment_lost - r.sediment_outflow) * m3);
 }
 
+void add_result(hydraulic_erosion_result& sum, const hydraulic_erosion_result& r) {
+  sum.droplets += r.droplets;
+  sum.steps += r.steps;
+  sum.eroded += r.eroded;
+  sum.deposited += r.deposited;
+  sum.sediment_lost += r.sediment_lost;
+  sum.sediment_outflow += r.sediment_outflow;
+}
+
+// The hash stream of the blocks' seeds (tiling overlap).
+constexpr std::uint64_t k_stream_block = 0x424c4f434bULL;  // "BLOCK"
+
+// Tiling overlap: each world-aligned block erodes on its own, with a seed of
+// its own, and the blocks are cross-faded. The budget is the blocks' sum
+// (cells in an overlap count once per block).
+hydraulic_erosion_result erode_in_blocks(heightfield& h, const hydraulic_erosion_params& p, const stage_context& ctx,
+                                         hydraulic_erosion_maps* maps) {
+  hydraulic_erosion_result sum;
+  std::vector<std::vector<float>> blended;
+  const std::size_t map_count = maps != nullptr ? 3 : 0;
+  run_overlap_blocks(
+      h, ctx.world, p.overlap_grid(), map_count,
+      [&](heightfield& block, const overlap_block& b, std::vector<std::vector<float>>& out) {
+        stage_context sub = ctx;
+        sub.seed = hash64(ctx.seed, k_stream_block, static_cast<std::uint64_t>(b.bx), static_cast<std::uint64_t>(b.by));
+        sub.progress = [&ctx, b](double done) { ctx.progress((b.index + done) / b.count); };
+        hydraulic_erosion_maps block_maps;
+        add_result(sum, apply_hydraulic_erosion(block, p, sub, maps != nullptr ? &block_maps : nullptr));
+        if (maps == nullptr) return;
+        out[0] = std::move(block_maps.erosion);
+        out[1] = std::move(block_maps.deposition);
+        out[2] = std::move(block_maps.flow);
+      },
+      blended);
+  if (maps != nullptr) {
+    maps->erosion = std::move(blended[0]);
+    maps->deposition = std::move(blended[1]);
+    maps->flow = std::move(blended[2]);
+    // A field no block fits in (smaller than one grown block) has no maps.
+    for (auto* m : {&maps->erosion, &maps->deposition, &maps->flow}) {
+      if (m->empty()) m->assign(h.size(), 0.0f);
+    }
+  }
+  return sum;
+}
+
 }  // namespace
 
 stage_info hydraulic_erosion_stage_info() {
@@ -295,8 +391,10 @@ stage_info hydraulic_erosion_stage_info() {
       "results are bit-identical for every thread count. A dying droplet lays its remaining sediment where "
       "it stops; only a droplet leaving the map carries sediment away. No cut goes below the height the "
       "droplet moves to and no deposit above the droplet or a cell's neighbours, so heights stay within "
-      "the range the stage started from for any parameters, and the map's edge erodes like the rest. Needs "
-      "the whole world: a region build computes the world and crops it.",
+      "the range the stage started from for any parameters, and the map's edge erodes like the rest. With "
+      "tiling world it needs the whole world (a region build computes the world and crops it); with tiling "
+      "overlap it runs on world-aligned blocks grown by block_overlap and cross-faded, so a region computes "
+      "only the blocks it touches and equals the same window of the whole world bit for bit.",
       +[](heightfield& h, const hydraulic_erosion_params& p, const stage_context& ctx) -> layer_set {
         // The per-cell amounts are side layers that presets can write as
         // outputs; recording them about doubles the stage's time at 1024^2, so they are only computed
@@ -304,7 +402,12 @@ stage_info hydraulic_erosion_stage_info() {
         layer_set side;
         const bool keep_maps = ctx.wants("erosion") || ctx.wants("deposition") || ctx.wants("droplet_flow");
         hydraulic_erosion_maps maps;
-        report_budget(apply_hydraulic_erosion(h, p, ctx, keep_maps ? &maps : nullptr), h, ctx);
+        hydraulic_erosion_maps* kept = keep_maps ? &maps : nullptr;
+        if (p.tiling == hydraulic_erosion_params::tiling_kind::overlap) {
+          report_budget(erode_in_blocks(h, p, ctx, kept), h, ctx);
+        } else {
+          report_budget(apply_hydraulic_erosion(h, p, ctx, kept), h, ctx);
+        }
         if (!keep_maps) return side;
         if (ctx.wants("erosion")) side.put("erosion", std::move(maps.erosion));
         if (ctx.wants("deposition")) side.put("deposition", std::move(maps.deposition));
@@ -318,10 +421,15 @@ stage_info hydraulic_erosion_stage_info() {
   set_cost<hydraulic_erosion_params>(info, [](const hydraulic_erosion_params& p, double cells) {
     // Every droplet step erodes over the brush disc.
     const double brush = (2.0 * p.erosion_radius + 1.0) * (2.0 * p.erosion_radius + 1.0);
+    // Tiling overlap computes each overlap once per block.
+    double grown = 1.0;
+    if (p.tiling == hydraulic_erosion_params::tiling_kind::overlap) {
+      grown = std::pow(static_cast<double>(p.block_size + 2 * p.block_overlap) / p.block_size, 2.0);
+    }
     return static_cast<double>(p.total_droplets(static_cast<std::size_t>(cells))) * p.max_lifetime * (brush + 20.0) *
-           1.5;
+           1.5 * grown;
   });
-  info.halo_rule = "whole world (a droplet travels without bound)";
+  info.halo_rule = "whole world (a droplet travels without bound); tiling overlap: block_size + 2 x block_overlap";
   info.sea_level_param = sea_level_when("base_level", "sea");
   return info;
 }

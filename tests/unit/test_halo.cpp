@@ -38,14 +38,17 @@ const std::vector<window> k_windows = {
     {"right", 59, 24, 5, 9},
 };
 
-json world_preset(const json& stages, const json& outputs = json::array()) {
+// `header`: more top-level keys (e.g. sea_level).
+json world_preset(const json& stages, const json& outputs = json::array(), const json& header = json::object()) {
   json p = {{"landform", 1}, {"size", k_world}, {"seed", 31}, {"stages", stages}};
   if (!outputs.empty()) p["outputs"] = outputs;
+  p.update(header);
   return p;
 }
 
-json region_preset(const json& stages, const window& w, const json& outputs = json::array()) {
-  json p = world_preset(stages, outputs);
+json region_preset(const json& stages, const window& w, const json& outputs = json::array(),
+                   const json& header = json::object()) {
+  json p = world_preset(stages, outputs, header);
   p["size"] = {w.w, w.h};
   p["origin"] = {w.x, w.y};
   p["world"] = k_world;
@@ -54,13 +57,13 @@ json region_preset(const json& stages, const window& w, const json& outputs = js
 
 // Every window of the world built on its own equals the window of the whole
 // build; returns how many windows computed less than the world.
-int check_windows(const json& stages, int threads) {
-  const pipeline whole = pipeline::build(world_preset(stages));
+int check_windows(const json& stages, int threads, const json& header = json::object()) {
+  const pipeline whole = pipeline::build(world_preset(stages, json::array(), header));
   const heightfield all = whole.run({threads, {}, {}, {}});
   int smaller = 0;
   for (const window& w : k_windows) {
     INFO(w.name);
-    const pipeline part = pipeline::build(region_preset(stages, w));
+    const pipeline part = pipeline::build(region_preset(stages, w, json::array(), header));
     const landform::region area = part.computed_area();
     if (!part.computes_world()) {
       CHECK(area.width <= k_world);
@@ -136,6 +139,50 @@ TEST_CASE("halo: every local stage, region == window of the world, edges and cor
                                     {{"type", "smooth"}, {"method", "box"}, {"radius", 1}},
                                     {{"type", "curve"}}});
     CHECK(check_windows(chain, 2) > 0);
+  }
+}
+
+TEST_CASE("halo: droplet erosion with tiling overlap is local, region == window of the world",
+          "[pipeline][halo][hydraulic_erosion]") {
+  const json base = {{"type", "opensimplex"}, {"octaves", 4}, {"feature_size", 12}};
+  // Blocks of 16 cells grown by 4: the halo is 24, so every window computes
+  // less than the 64 x 64 world, and windows cut through blocks and bands.
+  const json droplets = {{"type", "hydraulic_erosion"}, {"tiling", "overlap"},    {"block_size", 16},
+                         {"block_overlap", 4},          {"droplets_per_cell", 2}, {"max_lifetime", 12}};
+  CHECK(pipeline::build(world_preset(json::array({base, droplets}))).stage_halo() == 24);
+  for (int threads : {1, 2}) {
+    CHECK(check_windows(json::array({base, droplets}), threads) == static_cast<int>(k_windows.size()));
+  }
+  SECTION("with a local stage after it and a sea base level") {
+    json sea = droplets;
+    sea["base_level"] = "sea";
+    json stages = json::array({base, sea, {{"type", "thermal_erosion"}, {"iterations", 3}}});
+    CHECK(check_windows(stages, 2, {{"sea_level", 0.0}}) > 0);
+  }
+  SECTION("the side maps too") {
+    const json stages = json::array({base, droplets});
+    const json outputs = json::array({{{"map", "erosion"}, {"format", "r32"}, {"file", "e.r32"}},
+                                      {{"map", "droplet_flow"}, {"format", "r32"}, {"file", "f.r32"}}});
+    const pipeline whole = pipeline::build(world_preset(stages, outputs));
+    const build_result all = whole.run_full({1, {}, {}, {}});
+    for (const window& w : {k_windows[0], k_windows[4]}) {
+      INFO(w.name);
+      const pipeline part = pipeline::build(region_preset(stages, w, outputs));
+      REQUIRE_FALSE(part.computes_world());
+      const build_result tile = part.run_full({2, {}, {}, {}});
+      for (const char* name : {"erosion", "droplet_flow"}) {
+        INFO(name);
+        const std::vector<float>* world_map = all.layers.find(name);
+        const std::vector<float>* tile_map = tile.layers.find(name);
+        REQUIRE(world_map != nullptr);
+        REQUIRE(tile_map != nullptr);
+        heightfield a(all.field.placement()), b(tile.field.placement());
+        a.values() = *world_map;
+        b.values() = *tile_map;
+        CHECK(std::any_of(a.values().begin(), a.values().end(), [](float v) { return v > 0.0f; }));
+        CHECK(bit_equal(b.crop(tile.x0, tile.y0, w.w, w.h), a.crop(w.x, w.y, w.w, w.h)));
+      }
+    }
   }
 }
 

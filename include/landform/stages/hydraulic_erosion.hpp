@@ -4,8 +4,11 @@
 /// 2015.
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "landform/core/overlap_blocks.hpp"
 #include "landform/stages/erosion_base_level.hpp"
 #include "landform/stages/stage.hpp"
 
@@ -44,8 +47,25 @@ struct hydraulic_erosion_params {
   unit_kind units = unit_kind::world;     ///< world: per metre on any grid; cells: per step as given
   double reference_cell_size = 4.0;       ///< metres per cell the per-step values hold for, > 0
   double reference_height_scale = 500.0;  ///< metres per height unit the values hold for, > 0
+  /// `world`: droplets run over the whole map (a region build computes the
+  /// world); `overlap`: over world-aligned overlapping blocks, cross-faded
+  /// (see run_overlap_blocks()), so a region or tile computes only the
+  /// blocks it touches.
+  enum class tiling_kind { world, overlap };
+  tiling_kind tiling = tiling_kind::world;
+  int block_size = 256;    ///< cells per side of a block's core (tiling overlap), 16 to 65536
+  int block_overlap = 32;  ///< cells each block is grown by and cross-faded over (tiling overlap), 0 to 8192
 
   static const param_schema<hydraulic_erosion_params>& schema();
+  /// world for tiling `world`; local (halo block_size + 2 block_overlap) for `overlap`.
+  [[nodiscard]] stage_scope scope() const;
+  /// -1 (the whole world) for tiling `world`, block_size + 2 x block_overlap for `overlap`.
+  [[nodiscard]] int halo() const;
+  /// The block grid of tiling `overlap`.
+  [[nodiscard]] overlap_blocks overlap_grid() const;
+  /// block_size >= 2 x block_overlap; tiling `overlap` takes its rain from
+  /// droplets_per_cell (a droplet_count has no share per block).
+  void check(std::vector<std::pair<std::string, std::string>>& problems) const;
 
   /// Number of droplets for a map of `cells` cells.
   [[nodiscard]] std::uint64_t total_droplets(std::size_t cells) const;
