@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -19,6 +18,7 @@
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/preset.hpp"
+#include "tile_bands.hpp"
 #include "tile_plan.hpp"
 
 namespace landform::cli {
@@ -257,20 +257,11 @@ int run_build_tile(const build_tile_options& o) {
   return build_into(preset, plan.at("base_dir").get<std::string>(), s);
 }
 
-std::vector<float> read_heights(const fs::path& file, const landform::region& r) {
-  const auto bytes = read_file_bytes(file);
-  const std::size_t cells = static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.height);
-  if (!bytes || bytes->size() != cells * 4) {
-    throw io_error(file.string() + " is missing or not " + std::to_string(r.width) + "x" + std::to_string(r.height) +
-                   " float32 cells");
-  }
-  std::vector<float> v(cells);
-  for (std::size_t k = 0; k < cells; ++k) {
-    const std::uint32_t bits = std::uint32_t{(*bytes)[4 * k]} | (std::uint32_t{(*bytes)[4 * k + 1]} << 8) |
-                               (std::uint32_t{(*bytes)[4 * k + 2]} << 16) | (std::uint32_t{(*bytes)[4 * k + 3]} << 24);
-    std::memcpy(&v[k], &bits, sizeof bits);
-  }
-  return v;
+// Cells from a tile's edge the seam check reads: the cells two tiles both
+// built (up to 2 x overlap, or the one shared row of Unity tiles) and the
+// ten cells each side of the seam it measures the gradient jump over.
+int seam_band(const json& plan) {
+  return 2 * plan.at("overlap").get<int>() + 12;
 }
 
 int run_finish(const finish_options& o) {
@@ -301,11 +292,13 @@ int run_finish(const finish_options& o) {
     return k_exit_runtime;
   }
   const std::string height_file = plan.at("height_file").get<std::string>();
-  std::vector<std::vector<float>> heights;
+  // Only the edge bands of each tile: memory follows the tiles' perimeters.
+  std::vector<tile_bands> heights;
+  heights.reserve(tiles.size());
   json tile_entries = json::array();
   for (const tile_spec& t : tiles) {
     const fs::path tdir = dir / plan.at("tiles").at(static_cast<std::size_t>(t.index)).at("out").get<std::string>();
-    heights.push_back(read_heights(tdir / height_file, t.built));
+    heights.emplace_back(tdir / height_file, t.built, seam_band(plan));
     const auto manifest_bytes = read_file_bytes(tdir / "manifest.json");
     const json manifest = read_json_file(tdir / "manifest.json");
     tile_entries.push_back({{"index", t.index},
@@ -316,10 +309,7 @@ int run_finish(const finish_options& o) {
   }
   const auto& grid = plan.at("grid");
   const tile_sampler at = [&](int index, std::int64_t x, std::int64_t y) {
-    const tile_spec& t = tiles[static_cast<std::size_t>(index)];
-    return heights[static_cast<std::size_t>(index)]
-                  [static_cast<std::size_t>(y - t.built.origin_y) * static_cast<std::size_t>(t.built.width) +
-                   static_cast<std::size_t>(x - t.built.origin_x)];
+    return heights[static_cast<std::size_t>(index)].at(x, y);
   };
   const std::vector<seam_pair> seams = check_seams(tiles, grid.at(0).get<int>(), grid.at(1).get<int>(), at);
   const double bound = o.max_dh.value_or(plan.at("seam_bound").at("max_dh").get<double>());
@@ -367,7 +357,7 @@ int run_finish(const finish_options& o) {
                        {"seams",
                         {{"pairs", pairs},
                          {"shared_cells", shared},
-                         {"max_dh", max_dh},
+                         {"max_dh", shared > 0 ? json(max_dh) : json(nullptr)},
                          {"max_gradient_jump", max_jump},
                          {"max_interior_p99", max_p99},
                          {"bound", {{"max_dh", bound}, {"max_jump_ratio", ratio}}},
@@ -376,10 +366,16 @@ int run_finish(const finish_options& o) {
   tx.commit();
   if (!o.quiet) {
     std::cout << (dir / "world.vrt").string() << '\n' << (dir / "world.json").string() << '\n';
-    std::fprintf(stderr,
-                 "%zu tiles, %zu seams: max |dh| %.9g over %lld shared cells, max gradient jump %.6g (interior p99 "
-                 "up to %.6g)\n",
-                 tiles.size(), seams.size(), max_dh, static_cast<long long>(shared), max_jump, max_p99);
+    // Without cells two tiles both built there is no |dh| to measure: say
+    // so rather than print a 0 nothing measured.
+    char dh[96];
+    if (shared > 0) {
+      std::snprintf(dh, sizeof dh, "max |dh| %.9g over %lld shared cells", max_dh, static_cast<long long>(shared));
+    } else {
+      std::snprintf(dh, sizeof dh, "max |dh| n/a (no shared cells; --overlap K or --shared-edges measure it)");
+    }
+    std::fprintf(stderr, "%zu tiles, %zu seams: %s, max gradient jump %.6g (interior p99 up to %.6g)\n", tiles.size(),
+                 seams.size(), dh, max_jump, max_p99);
   }
   for (const auto& f : failures) std::cerr << "landform: error: seam " << f << " exceeds the bound\n";
   return failures.empty() ? k_exit_ok : k_exit_runtime;
