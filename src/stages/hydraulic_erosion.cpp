@@ -122,14 +122,15 @@ const param_schema<hydraulic_erosion_params>& hydraulic_erosion_params::schema()
               "world: droplets run over the whole map, so a tile or region build computes the whole world; overlap: "
               "droplets run in world-aligned blocks of block_size cells, each grown by block_overlap and "
               "cross-faded with its neighbours, so a tile computes only the blocks it touches and tiles meet "
-              "without seams (the whole-world build uses the same blocks)")
+              "without seams (the whole-world build uses the same blocks); rain then comes from "
+              "droplets_per_cell (droplet_count must be 0)")
           .effect(
               "overlap = tiles of a large world build in time and memory of their own size; erosion across a "
               "block boundary is the blend of two runs (gullies a little softer within block_overlap / 2 of it)")
           .integer("block_size", &P::block_size)
           .unit("cells")
           .range(between(16, 65536))
-          .doc("side of a block's core (tiling: overlap)")
+          .doc("side of a block's core (tiling: overlap); at least 2 x block_overlap")
           .effect("larger = fewer block boundaries, longer uninterrupted drainage; a tile then computes more around it")
           .integer("block_overlap", &P::block_overlap)
           .unit("cells")
@@ -137,7 +138,8 @@ const param_schema<hydraulic_erosion_params>& hydraulic_erosion_params::schema()
           .doc(
               "cells each block is grown by on every side (tiling: overlap); neighbours are cross-faded over the "
               "block_overlap cells centred on their boundary, and the outer half feeds droplets into the fade; "
-              "about a droplet's path (max_lifetime cells in the grid's units) hides the block edges")
+              "about a droplet's path (max_lifetime cells in the grid's units) hides the block edges; 0 gives "
+              "plain blocks whose edges erode like map edges and show as a grid; at most block_size / 2")
           .effect("larger = smoother hand-over between blocks, more work per block");
   return s;
 }
