@@ -35,6 +35,7 @@ void add_max_seconds_option(CLI::App& cmd, std::optional<double>& max_seconds) {
 }
 
 void check_cost(const pipeline& p, const std::optional<double>& max_seconds) {
+  for (const preset_issue& advice : p.advice()) std::cerr << "landform: warning: " << advice.to_string() << '\n';
   const std::vector<double> per_stage = p.estimated_stage_seconds();
   if (per_stage.empty()) return;
   const double total = p.estimated_seconds();

@@ -1,6 +1,7 @@
 #pragma once
-// The run-time estimate of a preset, checked before anything runs: a warning
-// on stderr when it is long, a preset error (exit 2) beyond --max-seconds.
+// Checks of a valid preset before anything runs: the stages' advice and the
+// run-time estimate as warnings on stderr, a preset error (exit 2) beyond
+// --max-seconds.
 
 #include <optional>
 
@@ -16,8 +17,9 @@ inline constexpr double k_warn_seconds = 600.0;
 /// Adds --max-seconds to `cmd`.
 void add_max_seconds_option(CLI::App& cmd, std::optional<double>& max_seconds);
 
-/// Prints a warning when `p`'s estimate exceeds k_warn_seconds; throws
-/// preset_error naming the costliest stage when it exceeds `max_seconds`.
+/// Prints the stages' advice (pipeline::advice) and a warning when `p`'s
+/// estimate exceeds k_warn_seconds; throws preset_error naming the costliest
+/// stage when it exceeds `max_seconds`.
 void check_cost(const pipeline& p, const std::optional<double>& max_seconds);
 
 }  // namespace landform::cli

@@ -400,6 +400,17 @@ std::vector<double> pipeline::estimated_stage_seconds() const {
   return seconds;
 }
 
+std::vector<preset_issue> pipeline::advice() const {
+  std::vector<preset_issue> out;
+  for (const auto& s : m_stages) {
+    if (!s.run || !s.info->advise) continue;
+    for (auto& [key, message] : s.info->advise(s.params, m_region.cell_size, m_height_scale)) {
+      out.push_back({s.path + "." + key, std::move(message)});
+    }
+  }
+  return out;
+}
+
 double pipeline::estimated_seconds() const {
   double total = 0.0;
   for (double s : estimated_stage_seconds()) total += s;

@@ -433,6 +433,23 @@ stage_info hydraulic_erosion_stage_info() {
   });
   info.halo_rule = "whole world (a droplet travels without bound); tiling overlap: block_size + 2 x block_overlap";
   info.sea_level_param = sea_level_when("base_level", "sea");
+  info.advise = [](const json& params, double cell_size, double height_scale) {
+    std::vector<std::pair<std::string, std::string>> advice;
+    const auto p = hydraulic_erosion_params::schema().parse(params);
+    if (p.tiling != hydraulic_erosion_params::tiling_kind::overlap) return advice;
+    // A droplet walks about max_lifetime cells on the grid: an overlap much
+    // shorter than that leaves each block's edge (where droplets leave and
+    // none enter) in the result, a grid of trenches block_size apart.
+    const int path = hydraulic_erosion_grid_params(p, cell_size, height_scale).max_lifetime;
+    if (4 * p.block_overlap < path) {
+      advice.emplace_back("block_overlap",
+                          std::to_string(p.block_overlap) + " cells is under a quarter of a droplet's path (" +
+                              std::to_string(path) + " cells on this grid): block edges may show as a grid " +
+                              std::to_string(p.block_size) + " cells apart; about " + std::to_string(path) +
+                              " hides them (with block_size at least twice that)");
+    }
+    return advice;
+  };
   return info;
 }
 

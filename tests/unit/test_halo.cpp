@@ -150,6 +150,18 @@ TEST_CASE("halo: droplet erosion with tiling overlap is local, region == window 
   const json droplets = {{"type", "hydraulic_erosion"}, {"tiling", "overlap"},    {"block_size", 16},
                          {"block_overlap", 4},          {"droplets_per_cell", 2}, {"max_lifetime", 12}};
   CHECK(pipeline::build(world_preset(json::array({base, droplets}))).stage_halo() == 24);
+  SECTION("an overlap shorter than a quarter of a droplet's path is a warning, not an error") {
+    // Per-step values as given: a path of max_lifetime cells.
+    json per_step = droplets;
+    per_step["units"] = "cells";
+    CHECK(pipeline::build(world_preset(json::array({base, per_step}))).advice().empty());  // 4 x 4 >= 12 steps
+    json short_overlap = per_step;
+    short_overlap["max_lifetime"] = 40;
+    const auto advice = pipeline::build(world_preset(json::array({base, short_overlap}))).advice();
+    REQUIRE(advice.size() == 1);
+    CHECK(advice[0].path == "stages[1] (hydraulic_erosion).block_overlap");
+    CHECK(advice[0].message.find("(40 cells on this grid)") != std::string::npos);
+  }
   for (int threads : {1, 2}) {
     CHECK(check_windows(json::array({base, droplets}), threads) == static_cast<int>(k_windows.size()));
   }

@@ -150,6 +150,9 @@ class pipeline {
   /// The same estimate per stage, in the order of stages() (0 for a stage
   /// that does not run).
   [[nodiscard]] std::vector<double> estimated_stage_seconds() const;
+  /// The running stages' warnings (stage_info::advise), each at its JSON
+  /// path: valid settings that are likely a mistake.
+  [[nodiscard]] std::vector<preset_issue> advice() const;
   /// Cells of terrain the outputs need around the region; -1 = the whole world.
   [[nodiscard]] int halo() const { return m_halo; }
   /// Sum of the running stages' halos; -1 when one needs the whole world.

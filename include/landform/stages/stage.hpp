@@ -164,6 +164,14 @@ struct stage_info {
   std::function<std::string(const json& params)> sea_level_param;
   /// The canonical form of a checked params object: every parameter present.
   std::function<json(const json& params)> canonical;
+  /// Warnings about a configured stage that is valid but likely not what the
+  /// author meant (e.g. droplet blocks whose overlap is shorter than a
+  /// droplet's path): (key, message) pairs from checked params and the
+  /// preset's grid (cell size in metres, height scale in metres per unit).
+  /// validate and build print them; they never stop a build. Null = none.
+  std::function<std::vector<std::pair<std::string, std::string>>(const json& params, double cell_size,
+                                                                 double height_scale)>
+      advise;
   /// Files the stage reads (loaded and decoded by the pipeline).
   std::vector<stage_file> files;
   /// Estimated work of the stage on one core, in nanoseconds, from checked
