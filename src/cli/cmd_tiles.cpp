@@ -134,6 +134,21 @@ json tile_preset(const json& base, const landform::region& built, const world_ex
   return t;
 }
 
+// Why every tile computes the whole world, naming the stages, and the way
+// out where a stage has one (a local "tiling" mode).
+std::string whole_world_reason(const pipeline& p) {
+  std::string stages;
+  int count = 0;
+  for (const pipeline_stage& s : p.stages()) {
+    if (!s.run || s.scope != stage_scope::world) continue;
+    const bool has_tiling = std::any_of(s.info->params.begin(), s.info->params.end(),
+                                        [](const param_spec& spec) { return spec.name == "tiling"; });
+    stages += (count++ == 0 ? "" : ", ") + s.path + (has_tiling ? " (its \"tiling\" has a local mode)" : "");
+  }
+  if (count == 0) return "an output needs the whole world: every tile computes it";
+  return stages + (count == 1 ? " needs" : " need") + " the whole world: every tile computes it";
+}
+
 int run_plan(const plan_options& o) {
   json preset = load_preset(o.source);
   const fs::path folder = preset_folder(o.source);
@@ -224,9 +239,7 @@ int run_plan(const plan_options& o) {
   tx.commit();
   std::cout << "planned " << n << " tiles (" << cols << "x" << rows << ") of " << o.grid.tile << " cells over a "
             << world.width << "x" << world.height << " world in " << o.out_dir << " ("
-            << (whole_world ? "a stage needs the whole world: every tile computes it"
-                            : "halo " + std::to_string(halo) + " cells")
-            << ")\n"
+            << (whole_world ? whole_world_reason(whole) : "halo " + std::to_string(halo) + " cells") << ")\n"
             << "  parallel < " << (plan_dir / "jobs.txt").string() << "\n"
             << "  make -C " << plan_dir.string() << " -j 2\n"
             << "  sbatch " << (plan_dir / "slurm.sbatch").string() << "\n"

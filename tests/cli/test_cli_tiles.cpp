@@ -251,8 +251,11 @@ TEST_CASE("cli tiles: overlap, whole-world stages and bad input", "[cli][tiles]"
   const fs::path preset = dir.write("world.json", p.dump());
   REQUIRE(run_cli({"build", preset.string(), "-o", (dir / "single").string(), "--quiet"}).exit_code == 0);
   const fs::path plan_dir = dir / "plan";
-  REQUIRE(run_cli({"tiles", "plan", preset.string(), "--tile", "32", "--overlap", "2", "-o", plan_dir.string()})
-              .exit_code == 0);
+  const auto planned =
+      run_cli({"tiles", "plan", preset.string(), "--tile", "32", "--overlap", "2", "-o", plan_dir.string()});
+  REQUIRE(planned.exit_code == 0);
+  // The plan names the stage that makes every tile compute the world.
+  CHECK(planned.out.find("(olsen_erosion) needs the whole world: every tile computes it") != std::string::npos);
   const json plan = json::parse(read_text(plan_dir / "plan.json"));
   CHECK(plan["mode"] == "world");
   CHECK(plan["halo"].is_null());
