@@ -45,6 +45,8 @@ std::string data_flow_line(const stage_info& s) {
 void stage_text(const stage_info& s, std::ostream& out) {
   out << s.name << " (" << to_string(s.category) << ")\n  " << s.summary << "\n";
   if (auto flow = data_flow_line(s); !flow.empty()) out << "  " << flow << "\n";
+  // What a region or tile build of it computes (docs/tiles.md).
+  out << "  Scope: " << to_string(s.scope) << "; halo: " << s.halo_rule << "\n";
   out << '\n';
   print_params_text(s.params, out);
 }

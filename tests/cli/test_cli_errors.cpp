@@ -362,6 +362,7 @@ TEST_CASE("cli: stages lists and describes the registered stages", "[cli][stages
       CHECK(r.out.find("\n  " + p.name + " ") != std::string::npos);
     }
     CHECK(r.out.find("0 to 1000000 (cells)") != std::string::npos);  // magnitude's range and unit
+    CHECK(r.out.find("\n  Scope: local; halo: ceil(magnitude) + 1\n") != std::string::npos);
   }
   SECTION("--json lists every stage with its parameters") {
     const cli_result r = run_cli({"stages", "--json"});
