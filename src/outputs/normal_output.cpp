@@ -4,6 +4,7 @@
 
 #include "landform/core/parallel.hpp"
 #include "landform/derive/surface.hpp"
+#include "landform/io/quantize.hpp"
 #include "landform/outputs/surface_outputs.hpp"
 
 namespace landform {
@@ -78,11 +79,11 @@ encoded_file encode_normal(const normal_options& o, const std::string& format, c
     out.encoding = f.summary + " R G B, channel = (n + 1) / 2, unquantised";
   } else if (f.bit_depth() == 16) {
     encode_channels(g, ctx, o.strength, flip, r.u16,
-                    [](float v) { return static_cast<std::uint16_t>(std::lround(v * 65535.0)); });
+                    [](float v) { return static_cast<std::uint16_t>(lround_nonnegative(v * 65535.0)); });
     out.encoding = f.summary + ", channel = round((n + 1) / 2 * 65535)";
   } else {
     encode_channels(g, ctx, o.strength, flip, r.u8,
-                    [](float v) { return static_cast<std::uint8_t>(std::lround(v * 255.0)); });
+                    [](float v) { return static_cast<std::uint8_t>(lround_nonnegative(v * 255.0)); });
     out.encoding = f.summary + ", channel = round((n + 1) / 2 * 255)";
   }
   out.bytes = f.write(r);

@@ -10,6 +10,7 @@
 #include "landform/derive/hillshade.hpp"
 #include "landform/derive/surface.hpp"
 #include "landform/io/encode.hpp"
+#include "landform/io/quantize.hpp"
 #include "landform/outputs/surface_outputs.hpp"
 #include "landform/outputs/water_output.hpp"
 
@@ -128,7 +129,7 @@ void draw_water(std::vector<std::uint8_t>& rgb, const preview_options& o, const 
       double v = rgb[3 * c + k];
       v += (k_lake[k] - v) * static_cast<double>(lakes[c]);
       v += (k_river[k] - v) * static_cast<double>(rivers[c]);
-      rgb[3 * c + k] = static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 255.0)));
+      rgb[3 * c + k] = static_cast<std::uint8_t>(lround_nonnegative(std::clamp(v, 0.0, 255.0)));
     }
   }
 }

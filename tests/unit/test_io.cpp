@@ -355,6 +355,36 @@ TEST_CASE("encode_r32_le writes exact little-endian float32 bytes", "[io][raw]")
 
 // ---------------------------------------------------------------- quantize
 
+TEST_CASE("lround_nonnegative equals std::lround on every tie and at random", "[io][quantize]") {
+  std::size_t checked = 0, mismatches = 0;
+  const auto check = [&](double x) {
+    ++checked;
+    mismatches += static_cast<std::size_t>(landform::lround_nonnegative(x) != std::lround(x));
+  };
+  // Around every half of the 8- and 16-bit scales, as the normal map and the
+  // preview quantise them (float samples scaled in double), 16 ulps each way.
+  for (const double scale : {255.0, 65535.0}) {
+    for (int k = 0; k <= static_cast<int>(scale); ++k) {
+      const auto tie = static_cast<float>((k + 0.5) / scale);
+      float v = tie;
+      for (int u = 0; u < 16; ++u) v = std::nextafter(v, 0.0f);
+      for (int u = 0; u < 33; ++u, v = std::nextafter(v, 2.0f)) check(static_cast<double>(v) * scale);
+      check(k + 0.5);
+      check(std::nextafter(k + 0.5, 0.0));
+      check(std::nextafter(k + 0.5, 1e9));
+    }
+  }
+  check(0.0);
+  check(-0.0);
+  check(0.49999999999999994);  // where floor(x + 0.5) would give 1
+  check(4503599627370497.0);   // 2^52 + 1: x + 0.5 is not representable
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> any(0.0, 70000.0);
+  for (int i = 0; i < 1000000; ++i) check(any(rng));
+  CHECK(checked > 1000000);
+  CHECK(mismatches == 0);
+}
+
 TEST_CASE("quantize16 rounds, clamps and counts", "[io][quantize]") {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();

@@ -31,4 +31,13 @@ struct quantized8 {
 /// As quantize16, to 0..255 (`trunc(v * 255 + 0.5)`; 0.5 -> 128).
 [[nodiscard]] quantized8 quantize8(const float* values, std::size_t count);
 
+/// std::lround(x) for x >= 0 (halves round away from zero), without the
+/// libm call: for x >= 0 truncation is floor, and x - floor(x) is exact in
+/// double, so the result equals std::lround bit for bit (tested). For
+/// x < 0, NaN or x >= 2^63 the result is unspecified.
+[[nodiscard]] inline std::int64_t lround_nonnegative(double x) {
+  const auto t = static_cast<std::int64_t>(x);
+  return t + static_cast<std::int64_t>(x - static_cast<double>(t) >= 0.5);
+}
+
 }  // namespace landform
