@@ -162,7 +162,7 @@ TEST_CASE("halo: droplet erosion with tiling overlap is local, region == window 
     CHECK(advice[0].path == "stages[1] (hydraulic_erosion).block_overlap");
     CHECK(advice[0].message.find("(40 cells on this grid)") != std::string::npos);
   }
-  for (int threads : {1, 2}) {
+  for (int threads : {1, 2, 8}) {
     CHECK(check_windows(json::array({base, droplets}), threads) == static_cast<int>(k_windows.size()));
   }
   SECTION("with a local stage after it and a sea base level") {
