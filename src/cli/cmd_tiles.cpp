@@ -153,7 +153,7 @@ int run_plan(const plan_options& o) {
   json preset = load_preset(o.source);
   const fs::path folder = preset_folder(o.source);
   const fs::path base_dir = folder.empty() ? fs::current_path() : fs::absolute(folder);
-  const pipeline p = pipeline::build(preset, base_dir);
+  const pipeline p = pipeline::build_tiled_world(preset, base_dir);
   const world_extent world = p.world();
   const double cell_size = p.region().cell_size;
   int cols = 0, rows = 0;
@@ -164,7 +164,7 @@ int run_plan(const plan_options& o) {
   json world_preset = preset;
   world_preset["size"] = {world.width, world.height};
   world_preset["origin"] = {world.origin_x, world.origin_y};
-  const pipeline whole = pipeline::build(world_preset, base_dir);
+  const pipeline whole = pipeline::build_tiled_world(world_preset, base_dir);
   json stages = json::array();
   std::vector<std::pair<std::size_t, std::pair<float, float>>> ranges;
   for (std::size_t k = 0; k < whole.stages().size(); ++k) {

@@ -26,6 +26,10 @@ namespace {
 constexpr int k_format_version = 1;
 constexpr std::int64_t k_max_cells = std::int64_t{1} << 28;  // 1 GiB of float32
 
+std::int64_t cells_of(int width, int height) {
+  return std::int64_t{width} * height;
+}
+
 const std::vector<std::string> k_stage_keys = {"type", "seed", "id", "enabled"};
 
 // Collects problems instead of stopping at the first.
@@ -44,7 +48,7 @@ struct top_level {
 };
 
 // The region must lie inside the world (both in cells; no overflow: origins
-// are within 2^40 and sides within 2^16).
+// are within 2^40 and sides within 2^21).
 void check_region_in_world(const top_level& t, checker& c) {
   const region& r = t.reg;
   const world_extent& w = t.world;
@@ -60,7 +64,7 @@ void check_region_in_world(const top_level& t, checker& c) {
 
 // The top-level keys, checked against preset_header's schema, then the limits
 // across keys.
-top_level check_top_level(const json& preset, checker& c) {
+top_level check_top_level(const json& preset, bool one_process, checker& c) {
   top_level t;
   t.reg.width = t.reg.height = 512;
   t.world = {0, 0, 512, 512};
@@ -83,14 +87,31 @@ top_level check_top_level(const json& preset, checker& c) {
   t.world = h.world ? world_extent{h.world->origin[0], h.world->origin[1], h.world->size[0], h.world->size[1]}
                     : world_extent{t.reg.origin_x, t.reg.origin_y, t.reg.width, t.reg.height};
   if (h.world) check_region_in_world(t, c);
-  if (static_cast<std::int64_t>(t.reg.width) * t.reg.height > k_max_cells) {
+  if (one_process && cells_of(t.reg.width, t.reg.height) > k_max_cells) {
     c.add("size", std::to_string(t.reg.width) + "x" + std::to_string(t.reg.height) +
-                      " is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384");
-  } else if (static_cast<std::int64_t>(t.world.width) * t.world.height > k_max_cells) {
-    c.add("world", std::to_string(t.world.width) + "x" + std::to_string(t.world.height) +
-                       " is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384");
+                      " is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384. A larger "
+                      "world builds as tiles: landform tiles plan (docs/tiles.md)");
   }
   return t;
+}
+
+// A world larger than one process can hold is fine as long as no stage or
+// output needs all of it at once: then every region computes only itself and
+// its halo.
+void check_world_fits(const pipeline& p) {
+  const world_extent& w = p.world();
+  if (!p.computes_world() || cells_of(w.width, w.height) <= k_max_cells) return;
+  std::string who = "an output";
+  for (const pipeline_stage& s : p.stages()) {
+    if (s.run && s.scope == stage_scope::world) {
+      who = s.path;
+      break;
+    }
+  }
+  throw preset_error("world", std::to_string(w.width) + "x" + std::to_string(w.height) +
+                                  " is more than 2^28 cells (1 GiB of heights), and " + who +
+                                  " needs the whole world computed in one process; the largest such world is "
+                                  "16384x16384");
 }
 
 // Reads and decodes the files a stage declares (stage_info::files), so that a
@@ -281,9 +302,21 @@ pipeline pipeline::build(const json& preset, const stage_registry& registry) {
 }
 
 pipeline pipeline::build(const json& preset, const std::filesystem::path& base_dir, const stage_registry& registry) {
+  pipeline p = build_impl(preset, base_dir, registry, true);
+  check_world_fits(p);
+  return p;
+}
+
+pipeline pipeline::build_tiled_world(const json& preset, const std::filesystem::path& base_dir,
+                                     const stage_registry& registry) {
+  return build_impl(preset, base_dir, registry, false);
+}
+
+pipeline pipeline::build_impl(const json& preset, const std::filesystem::path& base_dir, const stage_registry& registry,
+                              bool one_process) {
   checker c;
   if (!preset.is_object()) throw preset_error("", "a preset must be a JSON object, got " + show_value(preset));
-  const top_level top = check_top_level(preset, c);
+  const top_level top = check_top_level(preset, one_process, c);
 
   pipeline p;
   p.m_region = top.reg;

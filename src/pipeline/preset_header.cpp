@@ -38,7 +38,9 @@ const param_schema<preset_header>& preset_header::schema() {
           .extent("size", &P::size)
           .unit("cells")
           .range(between(1, k_max_side))
-          .doc("the region built: N (square) or [width, height]; at most 2^28 cells")
+          .doc(
+              "the region built: N (square) or [width, height]; at most 2^28 cells in one process (a larger world "
+              "builds as tiles)")
           .integer64("seed", &P::seed)
           .doc("the preset's seed; every stage's seed derives from it and the stage's id")
           .effect("another seed = another world with the same character")

@@ -184,8 +184,8 @@ TEST_CASE("pipeline: bad sizes are rejected", "[stages][pipeline]") {
         std::vector<std::string>{"size: [8,2.5]: 2.5 is not a whole number of cells"});
   CHECK(issue_texts(build_issues(json::parse(R"({"size": [0, 5], "stages": [{"type": "opensimplex"}]})"))) ==
         std::vector<std::string>{"size: [0,5]: 0 is below the minimum 1"});
-  CHECK(issue_texts(build_issues(json::parse(R"({"size": [8, 65537], "stages": [{"type": "opensimplex"}]})"))) ==
-        std::vector<std::string>{"size: [8,65537]: 65537 is above the maximum 65536"});
+  CHECK(issue_texts(build_issues(json::parse(R"({"size": [8, 2097153], "stages": [{"type": "opensimplex"}]})"))) ==
+        std::vector<std::string>{"size: [8,2097153]: 2097153 is above the maximum 2097152"});
   CHECK(issue_texts(build_issues(json::parse(R"({"size": 12.5, "stages": [{"type": "opensimplex"}]})"))) ==
         std::vector<std::string>{"size: 12.5 must be an integer or [width, height] in cells"});
   CHECK(issue_texts(build_issues(json::parse(R"({"size": [1, 2, 3], "stages": [{"type": "opensimplex"}]})"))) ==

@@ -98,10 +98,35 @@ TEST_CASE("preset: error columns count characters, not bytes, and skip a byte-or
 TEST_CASE("pipeline: size limits name the right key and the largest square", "[pipeline]") {
   CHECK(issues_of(json::parse(R"({"size": 60000, "stages": [{"type": "opensimplex"}]})")) ==
         std::vector<std::string>{
-            "size: 60000x60000 is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384"});
-  CHECK(issues_of(json::parse(R"({"size": 64, "world": [20000, 20000], "stages": [{"type": "opensimplex"}]})")) ==
-        std::vector<std::string>{
-            "world: 20000x20000 is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384"});
+            "size: 60000x60000 is more than 2^28 cells (1 GiB of heights); the largest square is 16384x16384. A "
+            "larger world builds as tiles: landform tiles plan (docs/tiles.md)"});
+  // A stage that needs the whole world cannot run in a world that large.
+  CHECK(
+      issues_of(json::parse(
+          R"({"size": 64, "world": [20000, 20000], "stages": [{"type": "opensimplex"}, {"type": "olsen_erosion"}]})")) ==
+      std::vector<std::string>{
+          "world: 20000x20000 is more than 2^28 cells (1 GiB of heights), and stages[1] (olsen_erosion) needs the "
+          "whole world computed in one process; the largest such world is 16384x16384"});
+}
+
+TEST_CASE("pipeline: a world beyond 2^28 cells builds in regions when every stage is local", "[pipeline]") {
+  const json tile = json::parse(
+      R"({"size": 64, "origin": [40000, 12000], "world": [65537, 65537],
+          "stages": [{"type": "opensimplex2"}, {"type": "perturb", "magnitude": 4}, {"type": "thermal_erosion", "iterations": 3}]})");
+  const pipeline p = pipeline::build(tile);
+  CHECK_FALSE(p.computes_world());
+  const region area = p.computed_area();
+  CHECK(area.width == 64 + 2 * 8);  // perturb's halo 5 + thermal's 3
+  CHECK(area.origin_x == 40000 - 8);
+  // The whole world is a valid preset to plan tiles of, never to build at once.
+  json world = tile;
+  world.erase("world");
+  world.erase("origin");
+  world["size"] = 65537;
+  CHECK_FALSE(issues_of(world).empty());
+  const pipeline whole = pipeline::build_tiled_world(world, {});
+  CHECK(whole.region().width == 65537);
+  CHECK(whole.world().height == 65537);
 }
 
 TEST_CASE("pipeline: a slope mask confines a stage to steep ground", "[pipeline]") {

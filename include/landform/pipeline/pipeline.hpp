@@ -114,6 +114,12 @@ class pipeline {
   /// adds the file's SHA-256 (`path_sha256`).
   static pipeline build(const json& preset, const std::filesystem::path& base_dir,
                         const stage_registry& registry = builtin_stages());
+  /// As build(preset, base_dir), for a world that is built as tiles
+  /// (`landform tiles plan`): the region may be larger than one process
+  /// holds (2^28 cells), since only its tiles are ever run. Everything else
+  /// is validated as build() does.
+  static pipeline build_tiled_world(const json& preset, const std::filesystem::path& base_dir,
+                                    const stage_registry& registry = builtin_stages());
 
   /// Runs every stage and returns the region's heightfield. When a stage
   /// needs the whole world and the region is smaller, the world is computed
@@ -172,6 +178,9 @@ class pipeline {
 
  private:
   using range_list = std::vector<std::pair<std::size_t, std::pair<float, float>>>;
+  /// build(), with the 2^28-cell region limit when `one_process`.
+  static pipeline build_impl(const json& preset, const std::filesystem::path& base_dir, const stage_registry& registry,
+                             bool one_process);
   /// Runs stages [0, stop) over `area`, giving stats-scope stages the ranges
   /// in `ranges`.
   build_result run_area(const landform::region& area, std::size_t stop, const range_list& ranges,

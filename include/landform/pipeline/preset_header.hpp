@@ -15,14 +15,15 @@
 
 namespace landform {
 
-/// Cells per side of a region or world: 1 to this.
-inline constexpr int k_max_side = 65536;
+/// Cells per side of a region or world: 1 to this (2^21). A region built in
+/// one process also holds at most 2^28 cells; a larger world builds as tiles.
+inline constexpr int k_max_side = 1 << 21;
 
 /// `world`: the extent global shapes are laid out on. Written as N, [W, H]
 /// (from cell 0, 0) or {"origin": [x, y], "size": N | [W, H]}.
 struct world_params {
   std::array<std::int64_t, 2> origin{0, 0};  ///< cells, the world's first cell
-  std::array<int, 2> size{0, 0};             ///< cells, 1 to 65536 per side
+  std::array<int, 2> size{0, 0};             ///< cells, 1 to 2^21 per side
 
   static const param_schema<world_params>& schema();
 };
