@@ -351,6 +351,12 @@ json computed_block(const pipeline& p, const build_result* result) {
     if (!s.run) continue;
     json entry = {{"stage", s.path}, {"scope", to_string(s.scope)}};
     entry["halo"] = s.halo < 0 ? json("world") : json(s.halo);
+    if (s.scope == stage_scope::coarse) {
+      const coarse_grid g{p.world(), s.coarse_factor};
+      entry["coarse_grid"] = {{"factor", g.factor},
+                              {"size", {g.width(), g.height()}},
+                              {"cell_size", g.coarse_region(r.cell_size).cell_size}};
+    }
     if (result) {
       for (const auto& [index, range] : result->world_ranges) {
         if (index == k) entry["world_range"] = {range.first, range.second};

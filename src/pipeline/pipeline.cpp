@@ -125,6 +125,7 @@ bool load_stage_files(const stage_info& info, const json& entry, const std::stri
   bool ok = true;
   for (const auto& f : info.files) {
     const std::string written = canonical.value(f.param, std::string());
+    if (f.optional && written.empty()) continue;
     std::filesystem::path file = written;
     if (!base_dir.empty() && !written.empty() && file.is_relative()) file = (base_dir / file).lexically_normal();
     const auto bytes = written.empty() ? std::nullopt : read_file_bytes(file);
@@ -360,6 +361,7 @@ pipeline pipeline::build_impl(const json& preset, const std::filesystem::path& b
       check_sea_level_use(*info, canonical, s.path, top, c);
       s.scope = info->scope_of(canonical);
       s.halo = s.scope == stage_scope::world ? -1 : std::max(0, info->halo_of(canonical));
+      s.coarse_factor = info->coarse_factor_of(canonical);  // 0 unless coarse-scope
       // A slope band reads Horn's gradient: one more cell.
       if (s.halo >= 0 && comp.mask && comp.mask->slope_lo) s.halo += 1;
       if (canonical.value("enabled", true)) {
@@ -567,40 +569,44 @@ landform::region pipeline::computed_area() const {
 
 build_result pipeline::run_full(const run_options& options) const {
   const landform::region area = computed_area();
-  range_list ranges;
+  world_passes passes;
   if (!is_world(area, m_world)) {
-    // A region build: the stats-scope stages get the world's range of their
-    // input from a stats pass, in order (a later pass runs the earlier ones).
+    // A region build: the stats- and coarse-scope stages get what they need
+    // of the world from a pass over it, in order (a later pass runs the
+    // earlier stages with what their passes measured).
     for (std::size_t k = 0; k < m_stages.size(); ++k) {
-      if (m_stages[k].run && m_stages[k].scope == stage_scope::stats) {
-        const auto start = std::chrono::steady_clock::now();
-        ranges.emplace_back(k, measure_world_range(k, ranges, options));
-        if (options.stage_timed) options.stage_timed(k, true, seconds_since(start));
-      }
+      const pipeline_stage& s = m_stages[k];
+      if (!s.run || (s.scope != stage_scope::stats && s.scope != stage_scope::coarse)) continue;
+      const auto start = std::chrono::steady_clock::now();
+      if (s.scope == stage_scope::stats)
+        passes.ranges.emplace_back(k, measure_world_range(k, passes, options));
+      else
+        passes.coarse.emplace_back(k, measure_coarse_input(k, passes, options));
+      if (options.stage_timed) options.stage_timed(k, true, seconds_since(start));
     }
   }
-  build_result result = run_area(area, m_stages.size(), ranges, options, options.cache);
-  result.world_ranges = std::move(ranges);
+  build_result result = run_area(area, m_stages.size(), passes, options, options.cache);
+  result.world_ranges = std::move(passes.ranges);
   return result;
 }
 
-std::pair<float, float> pipeline::measure_world_range(std::size_t k, const range_list& known,
-                                                      const run_options& options) const {
+void pipeline::for_each_world_strip(
+    std::size_t k, const world_passes& known, const run_options& options, int row_multiple,
+    const std::function<void(const build_result&, const landform::region&, const landform::region&)>& fn) const {
   const int halo = summed_halo(m_stages, k);
-  if (halo < 0)
-    throw std::logic_error("measure_world_range: a stage before " + m_stages.at(k).path + " needs the world");
+  if (halo < 0) throw std::logic_error("world pass: a stage before " + m_stages.at(k).path + " needs the world");
   // Strips of about 4 Mi cells, and at least four halos tall so the halo rows
   // stay a small share of the work.
-  const int rows =
+  int rows =
       std::clamp(static_cast<int>((std::int64_t{1} << 22) / m_world.width), std::max(1, 4 * halo), m_world.height);
+  rows = (rows + row_multiple - 1) / row_multiple * row_multiple;
   run_options quiet;
   quiet.nthreads = options.nthreads;
+  const std::string label = m_stages.at(k).scope == stage_scope::coarse ? "coarse pass" : "stats pass";
   if (options.progress) {
-    quiet.progress = [&](std::string_view, double) { return options.progress("stats pass", 0.0); };
+    quiet.progress = [&](std::string_view, double) { return options.progress(label, 0.0); };
   }
-  const pipeline_stage& s = m_stages.at(k);
-  float lo = 0.0f, hi = 0.0f;
-  bool first = true;
+  quiet.stop_requested = options.stop_requested;
   for (int y = 0; y < m_world.height; y += rows) {
     landform::region strip = m_region;
     strip.origin_x = m_world.origin_x;
@@ -608,26 +614,90 @@ std::pair<float, float> pipeline::measure_world_range(std::size_t k, const range
     strip.width = m_world.width;
     strip.height = std::min(rows, m_world.height - y);
     const landform::region area = grown_within(strip, m_world, halo);
-    const build_result part = run_area(area, k, known, quiet);
-    const std::vector<float>* values = &part.field.values();
-    if (!s.comp.target.empty()) values = part.layers.find(s.comp.target);
-    const auto top = static_cast<std::size_t>(strip.origin_y - area.origin_y);
-    const auto w = static_cast<std::size_t>(area.width);
-    for (std::size_t j = top; j < top + static_cast<std::size_t>(strip.height); ++j) {
-      for (std::size_t i = 0; i < w; ++i) {
-        // A target layer no stage wrote yet is zeros, as the stage would see it.
-        const float v = values ? (*values)[j * w + i] : 0.0f;
-        // As std::minmax_element: the first smallest, the last largest.
-        if (first || v < lo) lo = v;
-        if (first || !(v < hi)) hi = v;
-        first = false;
-      }
-    }
+    fn(run_area(area, k, known, quiet), strip, area);
   }
+}
+
+std::pair<float, float> pipeline::measure_world_range(std::size_t k, const world_passes& known,
+                                                      const run_options& options) const {
+  const pipeline_stage& s = m_stages.at(k);
+  float lo = 0.0f, hi = 0.0f;
+  bool first = true;
+  for_each_world_strip(k, known, options, 1,
+                       [&](const build_result& part, const landform::region& strip, const landform::region& area) {
+                         const std::vector<float>* values = &part.field.values();
+                         if (!s.comp.target.empty()) values = part.layers.find(s.comp.target);
+                         const auto top = static_cast<std::size_t>(strip.origin_y - area.origin_y);
+                         const auto w = static_cast<std::size_t>(area.width);
+                         for (std::size_t j = top; j < top + static_cast<std::size_t>(strip.height); ++j) {
+                           for (std::size_t i = 0; i < w; ++i) {
+                             // A target layer no stage wrote yet is zeros, as the stage would see it.
+                             const float v = values ? (*values)[j * w + i] : 0.0f;
+                             // As std::minmax_element: the first smallest, the last largest.
+                             if (first || v < lo) lo = v;
+                             if (first || !(v < hi)) hi = v;
+                             first = false;
+                           }
+                         }
+                       });
   return {lo, hi};
 }
 
-std::vector<std::string> pipeline::cache_keys(const landform::region& area, const range_list& ranges) const {
+std::shared_ptr<const coarse_input> pipeline::measure_coarse_input(std::size_t k, const world_passes& known,
+                                                                   const run_options& options) const {
+  const pipeline_stage& s = m_stages.at(k);
+  const coarse_grid g{m_world, s.coarse_factor};
+  auto in = std::make_shared<coarse_input>(coarse_input{g, heightfield(g.coarse_region(m_region.cell_size)), {}, {}});
+  std::vector<float> zeros;
+  for_each_world_strip(
+      k, known, options, g.factor,
+      [&](const build_result& part, const landform::region& strip, const landform::region& area) {
+        // Strips start on whole coarse rows; the last one ends at the world's edge.
+        const auto j0 = static_cast<int>((strip.origin_y - m_world.origin_y) / g.factor);
+        const auto j1 = static_cast<int>((strip.origin_y - m_world.origin_y + strip.height + g.factor - 1) / g.factor);
+        const std::vector<float>* values = &part.field.values();
+        if (!s.comp.target.empty()) values = part.layers.find(s.comp.target);
+        if (!values) {
+          // A target layer no stage wrote yet is zeros, as the stage would see it.
+          zeros.assign(area.cell_count(), 0.0f);
+          values = &zeros;
+        }
+        box_mean_rows(g, area, *values, j0, j1, in->heights.values(), options.nthreads);
+        for (const std::string& name : s.reads) {
+          const std::vector<float>* layer = part.layers.find(name);
+          if (!layer) continue;
+          box_mean_rows(g, area, *layer, j0, j1, in->layers.acquire(name, in->heights.size()), options.nthreads);
+        }
+      });
+  // The model once, for the region and for later passes' strips.
+  if (s.info->coarse_change && s.wanted.empty()) in->change = coarse_change(k, *in, options);
+  return in;
+}
+
+std::vector<float> pipeline::coarse_change(std::size_t k, const coarse_input& in, const run_options& options) const {
+  const pipeline_stage& s = m_stages.at(k);
+  if (!s.run || s.scope != stage_scope::coarse || !s.info->coarse_change) {
+    throw std::logic_error("coarse_change: " + s.path + " is not a coarse-scope stage");
+  }
+  stage_context ctx = context_of(s, in.layers, options);
+  ctx.wanted.clear();
+  return s.info->coarse_change(s.params, in, ctx);
+}
+
+stage_context pipeline::context_of(const pipeline_stage& s, const layer_set& layers, const run_options& options) const {
+  stage_context ctx;
+  ctx.seed = s.seed;
+  ctx.world = m_world;
+  ctx.height_scale = m_height_scale;
+  ctx.sea_level = m_sea_level;
+  ctx.nthreads = options.nthreads;
+  for (const auto& name : s.reads) ctx.read_layers.emplace_back(name, layers.find(name));
+  ctx.wanted = s.wanted;
+  if (options.stop_requested) ctx.stop_requested = options.stop_requested;
+  return ctx;
+}
+
+std::vector<std::string> pipeline::cache_keys(const landform::region& area, const world_passes& passes) const {
   // Everything a stage's stage_context and input hold, besides the previous
   // state: the prefix's key, then the stage's own.
   json header = {{"area", {area.origin_x, area.origin_y, area.width, area.height, area.cell_size}},
@@ -640,7 +710,7 @@ std::vector<std::string> pipeline::cache_keys(const landform::region& area, cons
   for (std::size_t k = 0; k < m_stages.size(); ++k) {
     const pipeline_stage& s = m_stages[k];
     json entry = {{"params", s.params}, {"seed", s.seed}, {"wanted", s.wanted}};
-    for (const auto& [index, range] : ranges) {
+    for (const auto& [index, range] : passes.ranges) {
       if (index == k) entry["world_range"] = {range.first, range.second};
     }
     key += '\n';
@@ -650,7 +720,7 @@ std::vector<std::string> pipeline::cache_keys(const landform::region& area, cons
   return keys;
 }
 
-build_result pipeline::run_area(const landform::region& area, std::size_t stop, const range_list& ranges,
+build_result pipeline::run_area(const landform::region& area, std::size_t stop, const world_passes& passes,
                                 const run_options& options, stage_cache* cache) const {
   build_result result{heightfield(area),
                       layer_set{},
@@ -662,7 +732,7 @@ build_result pipeline::run_area(const landform::region& area, std::size_t stop, 
   std::vector<std::string> keys;
   std::size_t first = 0;
   if (cache != nullptr && stop == m_stages.size()) {
-    keys = cache_keys(area, ranges);
+    keys = cache_keys(area, passes);
     if (const build_result* hit = cache->resume(keys, first)) {
       result = *hit;
       result.stages_cached = first;
@@ -674,17 +744,13 @@ build_result pipeline::run_area(const landform::region& area, std::size_t stop, 
   for (std::size_t k = first; k < stop; ++k) {
     const pipeline_stage& s = m_stages[k];
     if (!s.run) continue;
-    stage_context ctx;
-    for (const auto& [index, range] : ranges) {
+    stage_context ctx = context_of(s, result.layers, options);
+    for (const auto& [index, range] : passes.ranges) {
       if (index == k) ctx.world_range = &range;
     }
-    ctx.seed = s.seed;
-    ctx.world = m_world;
-    ctx.height_scale = m_height_scale;
-    ctx.sea_level = m_sea_level;
-    ctx.nthreads = options.nthreads;
-    for (const auto& name : s.reads) ctx.read_layers.emplace_back(name, result.layers.find(name));
-    ctx.wanted = s.wanted;
+    for (const auto& [index, coarse] : passes.coarse) {
+      if (index == k) ctx.coarse = coarse.get();
+    }
     if (options.progress) {
       ctx.progress = [&, k](double fraction) {
         if (!options.progress(s.info->name, (static_cast<double>(k) + std::clamp(fraction, 0.0, 1.0)) / count)) {
@@ -692,7 +758,6 @@ build_result pipeline::run_area(const landform::region& area, std::size_t stop, 
         }
       };
     }
-    if (options.stop_requested) ctx.stop_requested = options.stop_requested;
     ctx.report = [&result, k](const std::string& key, double value) {
       if (result.stage_reports.empty() || result.stage_reports.back().first != k)
         result.stage_reports.push_back({k, {}});

@@ -28,6 +28,8 @@ std::string to_string(stage_scope scope) {
       return "local";
     case stage_scope::stats:
       return "stats";
+    case stage_scope::coarse:
+      return "coarse";
     case stage_scope::world:
       break;
   }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,6 +54,15 @@ struct build_result {
   [[nodiscard]] heightfield heights() const { return field.crop(x0, y0, region.width, region.height); }
 };
 
+/// What a region build measures over the whole world before it runs its
+/// area, by stage index (pipeline::run_full).
+struct world_passes {
+  /// Stats-scope stages: the world's [min, max] of their input (stats pass).
+  std::vector<std::pair<std::size_t, std::pair<float, float>>> ranges;
+  /// Coarse-scope stages: the world's input on their coarse grids (coarse pass).
+  std::vector<std::pair<std::size_t, std::shared_ptr<const coarse_input>>> coarse;
+};
+
 /// One stage of a built pipeline.
 struct pipeline_stage {
   const stage_info* info = nullptr;
@@ -63,6 +73,8 @@ struct pipeline_stage {
   /// Cells of input the stage needs around a cell (its type's halo_of, plus
   /// one for a slope mask); -1 = the whole world.
   int halo = 0;
+  /// World cells per coarse cell of a coarse-scope stage (stage_scope::coarse), else 0.
+  int coarse_factor = 0;
   composition comp;  ///< blend, weight, target layer, mask
   std::string path;  ///< "stages[2] (perturb)", for messages
   /// The side layers (of info->writes) that an output, a mask or a later stage
@@ -170,24 +182,47 @@ class pipeline {
   /// measured by running the stages before it over the world in strips of
   /// rows, each grown by their halos: memory proportional to a strip, and
   /// bit-identical to what the stage measures on the whole world. Needs
-  /// stage_halo() >= 0 for the stages before `k`; `known` holds the ranges
-  /// of earlier stats-scope stages.
-  [[nodiscard]] std::pair<float, float> measure_world_range(
-      std::size_t k, const std::vector<std::pair<std::size_t, std::pair<float, float>>>& known,
-      const run_options& options = {}) const;
+  /// stage_halo() >= 0 for the stages before `k`; `known` holds what the
+  /// passes of earlier stats- and coarse-scope stages measured.
+  [[nodiscard]] std::pair<float, float> measure_world_range(std::size_t k, const world_passes& known,
+                                                            const run_options& options = {}) const;
+  /// The world's input of stage `k` (a coarse-scope stage) and of the layers
+  /// it reads, averaged onto its coarse grid (box_mean_rows): the stages
+  /// before it run over the world in strips of whole coarse rows, each grown
+  /// by their halos, so memory is a strip plus the coarse grid and the bits
+  /// are those the stage averages on the whole world; then, when no side
+  /// layer of the stage is wanted, its change (coarse_change()), once. Needs
+  /// stage_halo() >= 0 for the stages before `k`.
+  [[nodiscard]] std::shared_ptr<const coarse_input> measure_coarse_input(std::size_t k, const world_passes& known,
+                                                                         const run_options& options = {}) const;
+  /// The change of every coarse cell of stage `k` (a coarse-scope stage whose
+  /// type has stage_info::coarse_change) from its coarse input, as the stage
+  /// computes it: what a tile plan gives every tile as the stage's coarse
+  /// result. Throws std::logic_error for another stage.
+  [[nodiscard]] std::vector<float> coarse_change(std::size_t k, const coarse_input& in,
+                                                 const run_options& options = {}) const;
 
  private:
-  using range_list = std::vector<std::pair<std::size_t, std::pair<float, float>>>;
+  /// Runs stages [0, k) over the world in strips of rows (a multiple of
+  /// `row_multiple`, each grown by their halos) and calls `fn` with each
+  /// strip's result, the strip and the area computed; for the world passes.
+  void for_each_world_strip(
+      std::size_t k, const world_passes& known, const run_options& options, int row_multiple,
+      const std::function<void(const build_result&, const landform::region&, const landform::region&)>& fn) const;
   /// build(), with the 2^28-cell region limit when `one_process`.
   static pipeline build_impl(const json& preset, const std::filesystem::path& base_dir, const stage_registry& registry,
                              bool one_process);
-  /// Runs stages [0, stop) over `area`, giving stats-scope stages the ranges
-  /// in `ranges`.
-  build_result run_area(const landform::region& area, std::size_t stop, const range_list& ranges,
+  /// Runs stages [0, stop) over `area`, giving stats- and coarse-scope
+  /// stages what `passes` measured.
+  build_result run_area(const landform::region& area, std::size_t stop, const world_passes& passes,
                         const run_options& options, stage_cache* cache = nullptr) const;
-  /// The stage_cache keys of run_area(area, all stages, ranges): entry k
+  /// The context stage `s` runs in: the preset's frame, `layers` for its
+  /// reads, its wanted side layers, the threads and stop callback of `options`.
+  [[nodiscard]] stage_context context_of(const pipeline_stage& s, const layer_set& layers,
+                                         const run_options& options) const;
+  /// The stage_cache keys of run_area(area, all stages, passes): entry k
   /// holds everything the state after stages [0, k] depends on.
-  [[nodiscard]] std::vector<std::string> cache_keys(const landform::region& area, const range_list& ranges) const;
+  [[nodiscard]] std::vector<std::string> cache_keys(const landform::region& area, const world_passes& passes) const;
 
   landform::region m_region;
   world_extent m_world;

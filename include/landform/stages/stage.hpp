@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "landform/core/coarse_grid.hpp"
 #include "landform/core/error.hpp"
 #include "landform/core/heightfield.hpp"
 #include "landform/core/heightmap_file.hpp"
@@ -39,16 +40,36 @@ enum class stage_scope {
   /// normalize). A region build measures them with a stats pass over the
   /// world (stage_context::world_range), or the preset gives them.
   stats,
+  /// Pointwise given the world's input at a coarse resolution (a stage's
+  /// `tiling: "coarse"`): the stage runs its whole-world computation on the
+  /// coarse grid (coarse_grid.hpp) and adds the interpolated change to every
+  /// cell. A region build averages the world's input onto that grid with a
+  /// coarse pass (stage_context::coarse), strip by strip as the stats pass.
+  coarse,
   /// Needs the whole world: information travels without bound (in-place scan
   /// order, droplets, drainage). A region build of a preset with such a stage
   /// computes the whole world and crops it, so tiles still agree.
   world,
 };
 
-/// "pointwise", "local", "stats" or "world".
+/// "pointwise", "local", "stats", "coarse" or "world".
 std::string to_string(stage_scope scope);
 
 /// Everything a stage may use besides its params and the heightfield.
+/// A stage's input over the whole world on its coarse grid (a coarse-scope
+/// stage; stage_context::coarse).
+struct coarse_input {
+  coarse_grid grid;
+  /// grid.width() x grid.height() box means of the stage's input (its target
+  /// layer when it has one), row-major; placement grid.coarse_region().
+  heightfield heights;
+  /// The same means of each layer the stage reads that an earlier stage wrote.
+  layer_set layers;
+  /// The stage's change on the grid (stage_info::coarse_change), computed
+  /// once by the coarse pass when no side layer is wanted; else empty.
+  std::vector<float> change;
+};
+
 struct stage_context {
   std::uint64_t seed = 0;     ///< this stage's seed (derived from the preset seed or given)
   world_extent world;         ///< where global shapes are laid out
@@ -82,6 +103,11 @@ struct stage_context {
   /// pipeline's stats pass; null when the field is the whole world (the
   /// stage measures it itself).
   const std::pair<float, float>* world_range = nullptr;
+  /// For a coarse-scope stage (stage_scope::coarse) in a region build: the
+  /// world's input averaged onto the stage's coarse grid by the pipeline's
+  /// coarse pass; null when the field is the whole world (the stage averages
+  /// it itself, with the same bits).
+  const coarse_input* coarse = nullptr;
 
   /// landform::parallel_rows with this context's threads, stopping between
   /// row blocks when stop_requested() (cancelled_error).
@@ -114,6 +140,8 @@ struct stage_file {
   /// The parameters a size mismatch is reported on.
   std::string width_param = "raw_width";
   std::string height_param = "raw_height";
+  /// An empty path is allowed (nothing loaded; stage_inputs::file throws).
+  bool optional = false;
 };
 
 /// The decoded files of a configured stage, by path parameter.
@@ -149,6 +177,9 @@ struct stage_info {
   /// The scope of a configured stage (some stages are pointwise in one mode
   /// and need the whole world in another, e.g. normalize).
   std::function<stage_scope(const json& params)> scope_of;
+  /// World cells per coarse cell of a configured coarse-scope stage
+  /// (stage_scope::coarse; its params' coarse_factor_of()); 0 otherwise.
+  std::function<int(const json& params)> coarse_factor_of = [](const json&) { return 0; };
   /// The halo of a configured stage, in cells: how far from a cell the input
   /// cells its result depends on can lie (0 = pointwise; -1 = the whole
   /// world). A region grown by it is exact in the region.
@@ -174,6 +205,11 @@ struct stage_info {
       advise;
   /// Files the stage reads (loaded and decoded by the pipeline).
   std::vector<stage_file> files;
+  /// For a coarse-scope stage: the change of every coarse cell (height
+  /// units, in.heights' size) that it interpolates onto the cells, from
+  /// checked params and its coarse input; `landform tiles plan` computes it
+  /// once for all tiles. Null = none.
+  std::function<std::vector<float>(const json& params, const coarse_input& in, const stage_context& ctx)> coarse_change;
   /// Estimated work of the stage on one core, in nanoseconds, from checked
   /// params and the cells it computes: cells x iterations x a per-cell cost
   /// measured on a 2020s x86 core. Rough (a factor of a few either way); it
@@ -212,6 +248,11 @@ make_stage_info(std::string name, stage_category category, stage_scope scope, st
       return scope;
     }
   };
+  if constexpr (requires(const P& p) {
+                  { p.coarse_factor_of() } -> std::same_as<int>;
+                }) {
+    info.coarse_factor_of = [](const json& params) { return P::schema().parse(params).coarse_factor_of(); };
+  }
   info.halo_of = [scope](const json& params) {
     if constexpr (requires(const P& p) {
                     { p.halo() } -> std::same_as<int>;
