@@ -69,11 +69,38 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
           .doc(
               "what rivers erode down to: the map's border (edges), or also the sea below the preset's sea_level "
               "(sea; held fixed, needs sea_level)")
-          .effect("sea = rivers end at the coast and the sea floor stays as it was");
+          .effect("sea = rivers end at the coast and the sea floor stays as it was")
+          .choice("tiling", &P::tiling, {{"world", P::tiling_kind::world}, {"coarse", P::tiling_kind::coarse}})
+          .doc(
+              "world: the model runs on the whole world at full resolution, so a tile or region build computes "
+              "the whole world; coarse: it runs on the world averaged onto cells of coarse_factor x coarse_factor "
+              "and its change is interpolated (Catmull-Rom) onto every cell, so a tile computes only itself plus "
+              "a coarse pass, and tiles meet without seams (the whole-world build does the same)")
+          .effect(
+              "coarse = tiles of a large world build in memory of their own size, valleys drawn at the coarse "
+              "resolution with the input's finer detail on top; about coarse_factor^2 x faster")
+          .integer("coarse_factor", &P::coarse_factor)
+          .unit("cells")
+          .range(between(2, 1024))
+          .doc(
+              "world cells per coarse cell along each axis (tiling: coarse); the model's cell size is "
+              "coarse_factor x cell_size")
+          .effect("larger = faster and broader valleys; smaller = finer channels, slower")
+          .path("coarse_result", &P::coarse_result)
+          .doc(
+              "tiling coarse: an r32 file of the coarse grid's change in height units, which landform tiles plan "
+              "computes once and gives every tile; empty = run the model")
+          .integer("coarse_result_width", &P::coarse_result_width)
+          .unit("coarse cells")
+          .range(between(0, 1 << 20))
+          .doc("coarse cells per row of coarse_result; 0 = square");
   return s;
 }
 
 void stream_power_erosion_params::check(std::vector<std::pair<std::string, std::string>>& problems) const {
+  if (!coarse_result.empty() && tiling != tiling_kind::coarse) {
+    problems.emplace_back("coarse_result", "is the result of tiling \"coarse\", but tiling is \"world\"");
+  }
   if (time_step > duration) problems.emplace_back("time_step", "must not exceed duration");
   // The step count is an integer loop bound: 1e12 / 1e-300 would overflow it.
   if (constexpr double k_max_steps = 1e7; duration / time_step > k_max_steps) {
@@ -445,6 +472,102 @@ void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_param
 
 namespace {
 
+// The world's input on the coarse grid, for a whole-world build: what the
+// pipeline's coarse pass gives a region build, with the same bits.
+coarse_input average_world(const heightfield& h, const coarse_grid& g, const stage_context& ctx) {
+  const region& r = h.placement();
+  if (r.origin_x != g.world.origin_x || r.origin_y != g.world.origin_y || r.width != g.world.width ||
+      r.height != g.world.height) {
+    throw std::logic_error("stream_power_erosion (tiling coarse): a region needs the coarse pass (ctx.coarse)");
+  }
+  coarse_input in{g, heightfield(g.coarse_region(r.cell_size)), {}, {}};
+  box_mean_rows(g, r, h.values(), 0, g.height(), in.heights.values(), ctx.nthreads);
+  for (const auto& [name, values] : ctx.read_layers) {
+    if (!values) continue;
+    std::vector<float>& out = in.layers.acquire(name, in.heights.size());
+    box_mean_rows(g, r, *values, 0, g.height(), out, ctx.nthreads);
+  }
+  return in;
+}
+
+}  // namespace
+
+std::vector<float> stream_power_coarse_change(const coarse_input& in, const stream_power_erosion_params& p,
+                                              const stage_context& ctx, stream_power_maps* maps) {
+  // The model on the coarse grid, reading the coarse layers.
+  stage_context sub = ctx;
+  sub.coarse = nullptr;
+  for (auto& [name, values] : sub.read_layers) values = in.layers.find(name);
+  heightfield coarse = in.heights;
+  apply_stream_power_erosion(coarse, p, sub, maps);
+  std::vector<float> change(coarse.size());
+  for (std::size_t c = 0; c < change.size(); ++c) change[c] = coarse.values()[c] - in.heights.values()[c];
+  return change;
+}
+
+layer_set apply_stream_power_erosion_coarse(heightfield& h, const stream_power_erosion_params& p,
+                                            const stage_context& ctx, const heightmap_samples* result) {
+  const coarse_grid g{ctx.world, p.coarse_factor};
+  const bool side = !ctx.wanted.empty();
+  std::vector<float> change;
+  stream_power_maps maps;
+  if (result) {
+    if (result->width != g.width() || result->height != g.height()) {
+      // A preset problem (domain_error: the pipeline names the stage).
+      throw std::domain_error("coarse_result: " + std::to_string(result->width) + "x" + std::to_string(result->height) +
+                              " values, but this world's coarse grid is " + std::to_string(g.width()) + "x" +
+                              std::to_string(g.height()) + " (coarse_factor " + std::to_string(g.factor) + ")");
+    }
+    if (side) {
+      throw std::invalid_argument(
+          "stream_power_erosion.coarse_result: the side layers need the model's run; leave coarse_result empty");
+    }
+    change = result->values;
+  } else {
+    coarse_input own;
+    const coarse_input* in = ctx.coarse;
+    if (!in) {
+      own = average_world(h, g, ctx);
+      in = &own;
+    }
+    if (in->grid.factor != g.factor || !(in->grid.world == g.world)) {
+      throw std::logic_error("stream_power_erosion (tiling coarse): the coarse pass used another grid");
+    }
+    change =
+        (!side && !in->change.empty()) ? in->change : stream_power_coarse_change(*in, p, ctx, side ? &maps : nullptr);
+  }
+  // The change interpolated onto every cell, then added to its input.
+  const region& r = h.placement();
+  std::vector<float> fine(h.size(), 0.0f);
+  add_interpolated(g, change, r, fine, ctx.nthreads);
+  const bool sea = p.base_level == erosion_base_level::sea && ctx.sea_level;
+  const double sea_level = sea ? *ctx.sea_level : 0.0;
+  auto coast = static_cast<float>(sea_level);
+  if (static_cast<double>(coast) < sea_level) coast = std::nextafter(coast, std::numeric_limits<float>::infinity());
+  float* z = h.data();
+  for (std::size_t c = 0; c < h.size(); ++c) {
+    // No change keeps the input's bits (a -0 stays -0).
+    const float eroded = fine[c] == 0.0f ? z[c] : z[c] + fine[c];
+    if (!sea)
+      z[c] = eroded;
+    else if (!(static_cast<double>(z[c]) < sea_level))
+      z[c] = std::max(eroded, coast);
+  }
+  layer_set out;
+  if (!side) return out;
+  const std::pair<const char*, std::vector<float>*> named[] = {
+      {"drainage_area", &maps.drainage_area}, {"erosion_rate", &maps.erosion_rate}, {"uplift", &maps.uplift}};
+  for (const auto& [name, values] : named) {
+    if (!ctx.wants(name)) continue;
+    std::vector<float>& layer = out.acquire(name, h.size());
+    std::fill(layer.begin(), layer.end(), 0.0f);
+    add_interpolated(g, *values, r, layer, ctx.nthreads);
+  }
+  return out;
+}
+
+namespace {
+
 // The side layers the caller asked for, as a layer_set.
 layer_set side_layers(stream_power_maps& maps, const stage_context& ctx) {
   layer_set out;
@@ -473,23 +596,56 @@ stage_info stream_power_erosion_stage_info() {
       "uplifted, eroded nor diffused and keeps its heights, and rivers end at the coast. The result drains "
       "everywhere to the border (or the sea). Writes the layers drainage_area (m^2), "
       "erosion_rate (mm/yr) and uplift (mm/yr) of the last step. Bit-identical for every thread count. Needs "
-      "the whole world: a region build computes the world and crops it.",
-      +[](heightfield& h, const stream_power_erosion_params& p, const stage_context& ctx) -> layer_set {
-        if (ctx.wanted.empty()) {
-          apply_stream_power_erosion(h, p, ctx);
-          return {};
-        }
-        stream_power_maps maps;
-        apply_stream_power_erosion(h, p, ctx, &maps);
-        return side_layers(maps, ctx);
+      "the whole world: a region build computes the world and crops it; with tiling \"coarse\" the model runs on "
+      "the world averaged onto coarse_factor x coarse_factor cells and its change is interpolated (Catmull-Rom) "
+      "onto every cell, so a region computes itself plus a coarse pass over the world and equals the window of "
+      "the whole build bit for bit.",
+      +[](heightfield&, const stream_power_erosion_params&, const stage_context&) -> layer_set {
+        throw std::logic_error("stream_power_erosion: created without its files");
       });
   info.writes = {"drainage_area", "erosion_rate", "uplift"};
+  using P = stream_power_erosion_params;
+  // coarse_result is read and decoded when the preset is built.
+  stage_file result{"coarse_result", [](const json& params) {
+                      heightmap_request r;
+                      r.encoding = heightmap_encoding::r32;
+                      r.raw_width = P::schema().parse(params).coarse_result_width;
+                      return r;
+                    }};
+  result.optional = true;
+  result.width_param = "coarse_result_width";
+  info.files = {result};
+  info.create = [](const json& params, const stage_inputs& inputs) -> stage_fn {
+    const P p = P::schema().parse(params);
+    std::shared_ptr<const heightmap_samples> coarse = p.coarse_result.empty() ? nullptr : inputs.file("coarse_result");
+    return [p, coarse](heightfield& h, const stage_context& ctx) -> layer_set {
+      if (p.tiling == P::tiling_kind::coarse) return apply_stream_power_erosion_coarse(h, p, ctx, coarse.get());
+      if (ctx.wanted.empty()) {
+        apply_stream_power_erosion(h, p, ctx);
+        return {};
+      }
+      stream_power_maps maps;
+      apply_stream_power_erosion(h, p, ctx, &maps);
+      return side_layers(maps, ctx);
+    };
+  };
+  info.coarse_change = [](const json& params, const coarse_input& in, const stage_context& ctx) {
+    return stream_power_coarse_change(in, P::schema().parse(params), ctx);
+  };
   set_cost<stream_power_erosion_params>(info, [](const stream_power_erosion_params& p, double cells) {
     // Each step fills, routes, solves and diffuses; n != 1 adds Newton iterations.
     const double steps = std::max(1.0, std::ceil(p.duration / p.time_step - 1e-9));
-    return cells * steps * (p.n == 1.0 ? 150.0 : 400.0);
+    const double per_cell = p.n == 1.0 ? 150.0 : 400.0;
+    // Tiling coarse: the model on cells / factor^2 (of the world: a region
+    // build's coarse pass is not counted), then an interpolation per cell.
+    if (p.tiling == stream_power_erosion_params::tiling_kind::coarse) {
+      return cells * (steps * per_cell / (static_cast<double>(p.coarse_factor) * p.coarse_factor) + 40.0);
+    }
+    return cells * steps * per_cell;
   });
-  info.halo_rule = "whole world (every cell drains to the map edge or the sea)";
+  info.halo_rule =
+      "whole world (every cell drains to the map edge or the sea); tiling coarse: 0, after a coarse pass over the "
+      "world";
   info.sea_level_param = sea_level_when("base_level", "sea");
   return info;
 }

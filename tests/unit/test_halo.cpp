@@ -273,3 +273,79 @@ TEST_CASE("halo: min_max normalize gets the world's range from a stats pass", "[
     CHECK(bit_equal(pr.heights(), r.heights()));
   }
 }
+
+TEST_CASE("halo: stream power erosion with tiling coarse, region == window of the world",
+          "[pipeline][halo][stream_power]") {
+  const json base = {{"type", "opensimplex"}, {"octaves", 4}, {"feature_size", 12}};
+  const json coarse = {{"type", "stream_power_erosion"},
+                       {"tiling", "coarse"},
+                       {"coarse_factor", 4},
+                       {"duration", 2e5},
+                       {"time_step", 2e4},
+                       {"diffusivity", 0.05}};
+  const pipeline p = pipeline::build(region_preset(json::array({base, coarse}), k_windows[0]));
+  CHECK(p.stage_halo() == 0);
+  CHECK_FALSE(p.computes_world());
+  const json computed = landform::computed_block(p);
+  CHECK(computed.at("stages").at(1).at("scope") == "coarse");
+  CHECK(computed.at("stages").at(1).at("halo") == 0);
+  CHECK(computed.at("stages").at(1).at("coarse_grid") == json({{"factor", 4}, {"size", {16, 16}}, {"cell_size", 4.0}}));
+  // Windows start and end inside coarse cells (factor 4): 21, 17, 51, 53 ...
+  for (int threads : {1, 2, 8}) {
+    INFO(threads);
+    CHECK(check_windows(json::array({base,
+                                     {{"type", "perturb"}, {"magnitude", 3}},
+                                     coarse,
+                                     {{"type", "thermal_erosion"}, {"iterations", 2}}}),
+                        threads) == static_cast<int>(k_windows.size()));
+  }
+  SECTION("a stats pass after it runs the coarse stage on strips") {
+    CHECK(check_windows(json::array({base, coarse, {{"type", "normalize"}, {"mode", "min_max"}}}), 2) ==
+          static_cast<int>(k_windows.size()));
+  }
+  SECTION("with an uplift layer, a sea base level and a factor that does not divide the world") {
+    json sea = coarse;
+    sea["base_level"] = "sea";
+    sea["uplift_layer"] = "rock";
+    sea["coarse_factor"] = 5;
+    const json stages = json::array({base, {{"type", "gradient"}, {"target", "rock"}}, sea});
+    CHECK(check_windows(stages, 2, {{"sea_level", 0.0}}) == static_cast<int>(k_windows.size()));
+    // Cells below sea level keep their heights; land stays at or above it.
+    const pipeline before = pipeline::build(world_preset(json::array({base})));
+    const pipeline after = pipeline::build(world_preset(stages, json::array(), {{"sea_level", 0.0}}));
+    const heightfield a = before.run({1, {}, {}, {}}), b = after.run({1, {}, {}, {}});
+    int sea_cells = 0, changed = 0;
+    for (std::size_t c = 0; c < a.size(); ++c) {
+      if (a.values()[c] < 0.0f) {
+        ++sea_cells;
+        CHECK(b.values()[c] == a.values()[c]);
+      } else {
+        CHECK(b.values()[c] >= 0.0f);
+        changed += static_cast<int>(b.values()[c] != a.values()[c]);
+      }
+    }
+    CHECK(sea_cells > 0);
+    CHECK(changed > 0);
+  }
+  SECTION("the side maps too") {
+    const json stages = json::array({base, coarse});
+    const json outputs = json::array({{{"map", "drainage_area"}, {"format", "r32"}, {"file", "a.r32"}}});
+    const pipeline whole = pipeline::build(world_preset(stages, outputs));
+    const build_result all = whole.run_full({1, {}, {}, {}});
+    for (const window& w : {k_windows[0], k_windows[4]}) {
+      INFO(w.name);
+      const pipeline part = pipeline::build(region_preset(stages, w, outputs));
+      const build_result tile = part.run_full({2, {}, {}, {}});
+      const std::vector<float>* world_map = all.layers.find("drainage_area");
+      const std::vector<float>* tile_map = tile.layers.find("drainage_area");
+      REQUIRE(world_map != nullptr);
+      REQUIRE(tile_map != nullptr);
+      heightfield a(all.field.placement()), b(tile.field.placement());
+      a.values() = *world_map;
+      b.values() = *tile_map;
+      // The coarse cells' area: at least one coarse cell (4 x 4 cells of 1 m).
+      CHECK(*std::max_element(a.values().begin(), a.values().end()) > 16.0f * 10);
+      CHECK(bit_equal(b.crop(tile.x0, tile.y0, w.w, w.h), a.crop(w.x, w.y, w.w, w.h)));
+    }
+  }
+}

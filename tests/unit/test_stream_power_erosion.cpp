@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "landform/core/layer_set.hpp"
@@ -533,4 +535,85 @@ TEST_CASE("stream_power_erosion: base_level sea, identical bits for 1, 2 and 8 t
   region["world"] = 128;
   region["origin"] = {40, 64};
   REQUIRE(bit_equal(run_preset(region, 2), run_preset(world, 2).crop(40, 64, 48, 48)));
+}
+
+TEST_CASE("stream_power_erosion: tiling coarse is the model at the coarse resolution, with the same valleys",
+          "[stages][stream_power]") {
+  // The river-valleys set-up over a 10.24 km world: uplift raises a
+  // noise-shaped block by up to 1.5 km over 3 Myr. tiling coarse at factor f
+  // runs the model on cells f times as wide, so its heights are those of the
+  // full model at that resolution (which itself lowers relief by about 20 %
+  // per doubling of the cell, docs/erosion.md), and its valleys lie where the
+  // full-resolution run puts them (correlation).
+  const auto run = [](int size, const char* tiling, int factor) {
+    json stages = json::array({{{"type", "opensimplex"}, {"feature_size", 6000}, {"octaves", 3}, {"target", "u"}},
+                               {{"type", "scale_bias"}, {"scale", 0.35}, {"bias", 0.65}, {"target", "u"}},
+                               {{"type", "opensimplex"}, {"feature_size", 800}, {"octaves", 6}},
+                               {{"type", "scale_bias"}, {"scale", 0.005}},
+                               {{"type", "stream_power_erosion"},
+                                {"uplift_layer", "u"},
+                                {"erodibility", 5e-5},
+                                {"diffusivity", 0.1},
+                                {"time_step", 1e5},
+                                {"duration", 3e6},
+                                {"tiling", tiling},
+                                {"coarse_factor", factor}}});
+    json preset = preset_of(stages, size, 11);
+    preset["cell_size"] = 10240.0 / size;
+    preset["height_scale"] = 1000.0;
+    return run_preset(preset, 2);
+  };
+  const auto mean_h = [](const heightfield& h) {
+    return mean_of(std::vector<double>(h.values().begin(), h.values().end()));
+  };
+  const auto relief = [](const heightfield& h) {
+    const auto [lo, hi] = std::minmax_element(h.values().begin(), h.values().end());
+    return static_cast<double>(*hi - *lo);
+  };
+  const auto correlation = [&](const heightfield& a, const heightfield& b) {
+    const double ma = mean_h(a), mb = mean_h(b);
+    double ab = 0.0, aa = 0.0, bb = 0.0;
+    for (std::size_t c = 0; c < a.size(); ++c) {
+      const double da = a.values()[c] - ma, db = b.values()[c] - mb;
+      ab += da * db;
+      aa += da * da;
+      bb += db * db;
+    }
+    return ab / std::sqrt(aa * bb);
+  };
+  const heightfield full = run(128, "world", 2);
+  for (const auto& [factor, min_r] : {std::pair{2, 0.92}, std::pair{4, 0.84}}) {
+    const heightfield coarse = run(128, "coarse", factor);
+    const heightfield low = run(128 / factor, "world", 2);
+    std::printf(
+        "stream_power coarse factor %d: mean %.1f m, relief %.1f m; the full model at %d^2: mean %.1f m, relief "
+        "%.1f m; at 128^2: mean %.1f m, relief %.1f m; r with 128^2 %.3f\n",
+        factor, mean_h(coarse) * 1000, relief(coarse) * 1000, 128 / factor, mean_h(low) * 1000, relief(low) * 1000,
+        mean_h(full) * 1000, relief(full) * 1000, correlation(full, coarse));
+    CHECK(mean_h(coarse) / mean_h(low) == Approx(1.0).margin(0.05));
+    CHECK(relief(coarse) / relief(low) == Approx(1.0).margin(0.08));
+    CHECK(correlation(full, coarse) > min_r);
+  }
+}
+
+TEST_CASE("stream_power_erosion: a coarse_result that does not fit is a preset error", "[stages][stream_power]") {
+  namespace fs = std::filesystem;
+  const fs::path file = fs::temp_directory_path() / "landform_stream_power_coarse_result_test.r32";
+  const std::vector<float> zeros(100, 0.0f);  // a 10 x 10 grid
+  std::ofstream(file, std::ios::binary)
+      .write(reinterpret_cast<const char*>(zeros.data()), static_cast<std::streamsize>(zeros.size() * 4));
+  const json noise = {{"type", "opensimplex"}, {"feature_size", 24}};
+  json stage = {{"type", "stream_power_erosion"}, {"tiling", "coarse"}, {"coarse_result", file.string()}};
+  // 64 cells at factor 8: the grid is 8 x 8.
+  REQUIRE_THROWS_WITH(run_preset(preset_of(json::array({noise, stage}), 64)),
+                      Catch::Contains("stages[1] (stream_power_erosion)") &&
+                          Catch::Contains("coarse_result: 10x10 values, but this world's coarse grid is 8x8"));
+  // At 80 cells it is 10 x 10: all zeros change nothing.
+  const json fits = preset_of(json::array({noise, stage}), 80);
+  CHECK(bit_equal(run_preset(fits), run_preset(preset_of(json::array({noise}), 80))));
+  stage["tiling"] = "world";
+  require_rejected(
+      stage,
+      "stages[0] (stream_power_erosion).coarse_result: is the result of tiling \"coarse\", but tiling is \"world\"");
+  fs::remove(file);
 }

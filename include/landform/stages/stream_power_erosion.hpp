@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "landform/core/heightmap_file.hpp"
 #include "landform/derive/flow_routing.hpp"
 #include "landform/stages/erosion_base_level.hpp"
 #include "landform/stages/stage.hpp"
@@ -31,9 +32,33 @@ struct stream_power_erosion_params {
   double deposition = 0.0;  ///< G, dimensionless, 0 to 10 (Yuan et al. 2019); 0 = detachment-limited
   /// edges, or sea (needs the preset's sea_level): see apply_stream_power_erosion()
   erosion_base_level base_level = erosion_base_level::edges;
+  /// world: the model runs on the whole world at full resolution (a region
+  /// build computes the world); coarse: on the world averaged onto a grid of
+  /// coarse_factor x coarse_factor cells, its change interpolated back onto
+  /// every cell (apply_stream_power_erosion_coarse()).
+  enum class tiling_kind { world, coarse };
+  tiling_kind tiling = tiling_kind::world;
+  int coarse_factor = 8;  ///< world cells per coarse cell along each axis (tiling coarse), 2 to 1024
+  /// Tiling coarse: an r32 file of the coarse grid's change (height units,
+  /// row-major, as `landform tiles plan` writes it once for every tile);
+  /// empty = run the model. Loaded by the pipeline (stage_info::files).
+  std::string coarse_result;
+  int coarse_result_width = 0;  ///< coarse cells per row of coarse_result; 0 = square
 
   static const param_schema<stream_power_erosion_params>& schema();
-  /// Rules across parameters: time_step <= duration, at most 10^7 steps.
+  /// world for tiling `world`; coarse (pointwise given the coarse pass) for
+  /// `coarse`; pointwise when the coarse_result is given.
+  [[nodiscard]] stage_scope scope() const {
+    if (tiling == tiling_kind::world) return stage_scope::world;
+    return coarse_result.empty() ? stage_scope::coarse : stage_scope::pointwise;
+  }
+  /// -1 (the whole world) for tiling `world`; 0 for `coarse`.
+  [[nodiscard]] int halo() const { return tiling == tiling_kind::coarse ? 0 : -1; }
+  /// coarse_factor when the coarse pass is needed (scope() is coarse), else 0
+  /// (stage_info::coarse_factor_of).
+  [[nodiscard]] int coarse_factor_of() const { return scope() == stage_scope::coarse ? coarse_factor : 0; }
+  /// Rules across parameters: time_step <= duration, at most 10^7 steps;
+  /// coarse_result only with tiling coarse.
   void check(std::vector<std::pair<std::string, std::string>>& problems) const;
 };
 
@@ -197,6 +222,37 @@ class stream_power_model {
 /// independent (receivers, per-cell factors, the diffusion row and column
 /// solves); the flood, stack and incision solve are serial; the result is
 /// bit-identical for every thread count. Scope: world (needs the whole map).
+/// Tiling `coarse`: apply_stream_power_erosion() on the world's input averaged
+/// onto the coarse grid (coarse_grid.hpp: box means of coarse_factor^2 cells,
+/// coarse cell size = coarse_factor x cell_size), then the change of every
+/// coarse cell (and each wanted side layer) interpolated by Catmull-Rom onto
+/// every cell of `h` and added: valleys and ranges at the coarse resolution,
+/// the input's finer detail kept on top. Each cell's result depends only on
+/// its input and its world position, so any region equals the window of the
+/// whole world bit for bit, with memory of the region plus the coarse grid.
+/// With base_level `sea`, cells whose input is below ctx.sea_level keep it and
+/// land cells end at or above it.
+///
+/// The coarse input is ctx.coarse (a region build's coarse pass), or, when
+/// null, the box means of `h`, which must then be the whole world.
+/// Unlike full resolution, closed depressions finer than a coarse cell can
+/// remain (those of the input's detail); a droplet stage after it drains them.
+/// @throws std::invalid_argument as apply_stream_power_erosion(); std::logic_error
+/// when ctx.coarse is null and `h` is not the whole world.
+/// `result`: the coarse change from `coarse_result` (then neither the coarse
+/// input nor the model is needed); null = compute it.
+/// @throws std::domain_error when `result` is not the coarse grid's size;
+/// std::invalid_argument also when side layers are wanted with a given result.
+layer_set apply_stream_power_erosion_coarse(heightfield& h, const stream_power_erosion_params& p,
+                                            const stage_context& ctx, const heightmap_samples* result = nullptr);
+
+/// The change of every coarse cell (height units, in.heights' size) that
+/// tiling coarse interpolates: the model run on `in` (stage_info::coarse_change,
+/// what `landform tiles plan` writes as coarse_result); `maps` as in
+/// apply_stream_power_erosion(), on the coarse grid.
+std::vector<float> stream_power_coarse_change(const coarse_input& in, const stream_power_erosion_params& p,
+                                              const stage_context& ctx, stream_power_maps* maps = nullptr);
+
 void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_params& p, const stage_context& ctx,
                                 stream_power_maps* maps = nullptr);
 
