@@ -13,6 +13,7 @@
 
 #include "cli_common.hpp"
 #include "landform/io/decode.hpp"
+#include "landform/io/encode.hpp"
 #include "landform/io/file_transaction.hpp"
 #include "landform/io/sha256.hpp"
 #include "landform/pipeline/manifest.hpp"
@@ -149,6 +150,24 @@ std::string whole_world_reason(const pipeline& p) {
   return stages + (count == 1 ? " needs" : " need") + " the whole world: every tile computes it";
 }
 
+// A coarse-scope stage's change on its coarse grid, computed once for every
+// tile (a coarse pass over the world, then the stage's model) and staged as
+// coarse/stage-K.r32; null when the stage cannot take it (side layers wanted,
+// no coarse_change, or a result already given). Adds the pass to `known`.
+json coarse_result(const pipeline& whole, std::size_t k, world_passes& known, const fs::path& plan_dir,
+                   file_transaction& tx, int threads) {
+  const pipeline_stage& s = whole.stages()[k];
+  if (!s.info->coarse_change || !s.wanted.empty() || !s.params.value("coarse_result", std::string()).empty())
+    return nullptr;
+  const run_options options{threads, {}, {}, {}};
+  known.coarse.emplace_back(k, whole.measure_coarse_input(k, known, options));
+  const coarse_input& in = *known.coarse.back().second;
+  const std::vector<float>& change = in.change;
+  const std::string name = "coarse/stage-" + std::to_string(k) + ".r32";
+  tx.stage(name, encode_r32_le(change.size(), change.data()));
+  return {{"file", name}, {"path", (plan_dir / name).string()}, {"grid", {in.grid.width(), in.grid.height()}}};
+}
+
 int run_plan(const plan_options& o) {
   json preset = load_preset(o.source);
   const fs::path folder = preset_folder(o.source);
@@ -165,22 +184,47 @@ int run_plan(const plan_options& o) {
   world_preset["size"] = {world.width, world.height};
   world_preset["origin"] = {world.origin_x, world.origin_y};
   const pipeline whole = pipeline::build_tiled_world(world_preset, base_dir);
+  const fs::path plan_dir = fs::absolute(o.out_dir);
+  // The coarse results are committed before the tiles' presets are checked
+  // against them (they name the files).
+  file_transaction coarse_tx(o.out_dir);
   json stages = json::array();
-  std::vector<std::pair<std::size_t, std::pair<float, float>>> ranges;
+  std::string coarse_note;
+  world_passes known;
   for (std::size_t k = 0; k < whole.stages().size(); ++k) {
     const pipeline_stage& s = whole.stages()[k];
     if (!s.run) continue;
     json entry = {{"stage", s.path}, {"scope", to_string(s.scope)}};
     entry["halo"] = s.halo < 0 ? json("world") : json(s.halo);
+    // A later stats pass runs this stage on strips: it needs the coarse input.
+    const auto later_stats = [&] {
+      for (std::size_t j = k + 1; j < whole.stages().size(); ++j) {
+        if (whole.stages()[j].run && whole.stages()[j].scope == stage_scope::stats) return true;
+      }
+      return false;
+    };
+    if (s.scope == stage_scope::coarse && whole.stage_halo() >= 0) {
+      if (const json file = coarse_result(whole, k, known, plan_dir, coarse_tx, o.threads); !file.is_null()) {
+        preset["stages"][k]["coarse_result"] = file.at("path");
+        preset["stages"][k]["coarse_result_width"] = file.at("grid").at(0);
+        entry["coarse_result"] = file.at("file");
+        entry["coarse_grid"] = file.at("grid");
+        coarse_note += "  " + s.path + ": its coarse run (" + std::to_string(file.at("grid").at(0).get<int>()) + "x" +
+                       std::to_string(file.at("grid").at(1).get<int>()) + " cells) is done, in " +
+                       file.at("file").get<std::string>() + "; every tile reads it\n";
+      } else if (later_stats()) {
+        known.coarse.emplace_back(k, whole.measure_coarse_input(k, known, {o.threads, {}, {}, {}}));
+      }
+    }
     if (s.scope == stage_scope::stats && whole.stage_halo() >= 0) {
-      ranges.emplace_back(k, whole.measure_world_range(k, ranges, {o.threads, {}, {}, {}}));
-      entry["world_range"] = {ranges.back().second.first, ranges.back().second.second};
+      known.ranges.emplace_back(k, whole.measure_world_range(k, known, {o.threads, {}, {}, {}}));
+      entry["world_range"] = {known.ranges.back().second.first, known.ranges.back().second.second};
       preset["stages"][k]["world_range"] = entry["world_range"];
     }
     stages.push_back(entry);
   }
+  coarse_tx.commit();
 
-  const fs::path plan_dir = fs::absolute(o.out_dir);
   file_transaction tx(o.out_dir);
   json tile_list = json::array();
   std::int64_t largest = 0;
@@ -240,7 +284,7 @@ int run_plan(const plan_options& o) {
   std::cout << "planned " << n << " tiles (" << cols << "x" << rows << ") of " << o.grid.tile << " cells over a "
             << world.width << "x" << world.height << " world in " << o.out_dir << " ("
             << (whole_world ? whole_world_reason(whole) : "halo " + std::to_string(halo) + " cells") << ")\n"
-            << "  parallel < " << (plan_dir / "jobs.txt").string() << "\n"
+            << coarse_note << "  parallel < " << (plan_dir / "jobs.txt").string() << "\n"
             << "  make -C " << plan_dir.string() << " -j 2\n"
             << "  sbatch " << (plan_dir / "slurm.sbatch").string() << "\n"
             << "  kubectl apply -f " << (plan_dir / "k8s-job.json").string() << "\n"

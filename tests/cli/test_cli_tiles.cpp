@@ -281,3 +281,57 @@ TEST_CASE("cli tiles: overlap, whole-world stages and bad input", "[cli][tiles]"
     CHECK(run_cli({"tiles", "finish", (dir / "nowhere").string()}).exit_code == 2);
   }
 }
+
+TEST_CASE("cli tiles: stream power with tiling coarse: one coarse result for every tile, stitched = single",
+          "[cli][tiles][stream_power]") {
+  const temp_dir dir;
+  const json p = {{"landform", 1},
+                  {"size", 96},
+                  {"seed", 8},
+                  {"cell_size", 50},
+                  {"height_scale", 400},
+                  {"stages",
+                   {{{"type", "opensimplex"}, {"octaves", 4}, {"feature_size", 1500}},
+                    {{"type", "stream_power_erosion"},
+                     {"tiling", "coarse"},
+                     {"coarse_factor", 4},
+                     {"duration", 4e5},
+                     {"time_step", 4e4},
+                     {"diffusivity", 0.05}},
+                    {{"type", "normalize"}, {"mode", "min_max"}},
+                    {{"type", "thermal_erosion"}, {"iterations", 2}}}},
+                  {"outputs",
+                   {{{"map", "height"}, {"format", "r32"}, {"file", "height.r32"}},
+                    {{"map", "normal"}, {"format", "rgb8"}, {"file", "normal.png"}}}}};
+  const fs::path preset = dir.write("world.json", p.dump());
+  REQUIRE(run_cli({"build", preset.string(), "-o", (dir / "single").string(), "--quiet"}).exit_code == 0);
+  const fs::path plan_dir = dir / "plan";
+  const auto planned = run_cli({"tiles", "plan", preset.string(), "--tile", "24", "-o", plan_dir.string()});
+  REQUIRE(planned.exit_code == 0);
+  CHECK(planned.out.find("stages[1] (stream_power_erosion): its coarse run (24x24 cells) is done") !=
+        std::string::npos);
+  const json plan = json::parse(read_text(plan_dir / "plan.json"));
+  CHECK(plan["mode"] == "halo");
+  CHECK(plan["stages"][1]["scope"] == "coarse");
+  CHECK(plan["stages"][1]["coarse_grid"] == json::array({24, 24}));
+  REQUIRE(plan["stages"][1]["coarse_result"] == "coarse/stage-1.r32");
+  CHECK(fs::file_size(plan_dir / "coarse/stage-1.r32") == 24 * 24 * 4);
+  // The tiles read the plan's coarse result: no coarse pass and no model of their own.
+  const json tile = json::parse(read_text(plan_dir / "presets/tile_x1_y2.json"));
+  CHECK(tile["stages"][1]["coarse_result"] == (fs::absolute(plan_dir) / "coarse/stage-1.r32").string());
+  build_every_tile(plan_dir, 16);
+  const json m = json::parse(read_text(plan_dir / "tiles/tile_x1_y2/manifest.json"));
+  CHECK(m["computed"]["mode"] == "halo");
+  CHECK(m["computed"]["stages"][1]["scope"] == "pointwise");
+  CHECK(m["computed"]["area"]["size"] == json::array({24 + 6, 24 + 6}));  // thermal 2 + normal 1, both sides
+  CHECK(stitch(plan_dir, "height.r32") == read_bytes(dir / "single/height.r32"));
+  CHECK(run_cli({"tiles", "finish", plan_dir.string(), "--quiet"}).exit_code == 0);
+  // A region built on its own (its own coarse pass) is the same window.
+  json region = p;
+  region["size"] = 24;
+  region["origin"] = {24, 48};
+  region["world"] = 96;
+  const fs::path rp = dir.write("region.json", region.dump());
+  REQUIRE(run_cli({"build", rp.string(), "-o", (dir / "region").string(), "--quiet"}).exit_code == 0);
+  CHECK(read_bytes(dir / "region/height.r32") == read_bytes(plan_dir / "tiles/tile_x1_y2/height.r32"));
+}
