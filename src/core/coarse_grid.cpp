@@ -56,8 +56,8 @@ void box_mean_rows(const coarse_grid& g, const region& area, const std::vector<f
 
 namespace {
 
-// The four coarse indices and Catmull-Rom weights for world cell u (from the
-// world's origin) on an axis of `cells` coarse cells.
+// The four coarse indices and cubic B-spline weights for world cell u (from
+// the world's origin) on an axis of `cells` coarse cells.
 struct cubic_tap {
   std::array<int, 4> index{};
   std::array<double, 4> weight{};
@@ -69,8 +69,9 @@ cubic_tap tap_of(std::int64_t u, int factor, int cells) {
   const int i0 = std::min(static_cast<int>(x), cells - 1);  // x >= 0: truncation is floor
   const double t = x - i0, t2 = t * t, t3 = t2 * t;
   cubic_tap tap;
-  tap.weight = {0.5 * (-t + 2.0 * t2 - t3), 0.5 * (2.0 - 5.0 * t2 + 3.0 * t3), 0.5 * (t + 4.0 * t2 - 3.0 * t3),
-                0.5 * (t3 - t2)};
+  const double s = 1.0 - t;
+  tap.weight = {s * s * s / 6.0, (3.0 * t3 - 6.0 * t2 + 4.0) / 6.0, (-3.0 * t3 + 3.0 * t2 + 3.0 * t + 1.0) / 6.0,
+                t3 / 6.0};
   for (int k = 0; k < 4; ++k) tap.index[static_cast<std::size_t>(k)] = std::clamp(i0 - 1 + k, 0, cells - 1);
   return tap;
 }

@@ -101,5 +101,6 @@ TEST_CASE("coarse_grid: the interpolation keeps constants and ramps, and a regio
   std::vector<float> c(part.cell_count(), 0.0f);
   add_interpolated(g, ramp, part, c, 8);
   for (int j = 0; j < part.height; ++j)
-    for (int i = 0; i < part.width; ++i) CHECK(c[static_cast<std::size_t>(j * 9 + i)] == b[static_cast<std::size_t>((j + 5) * 40 + i + 13)]);
+    for (int i = 0; i < part.width; ++i)
+      CHECK(c[static_cast<std::size_t>(j * 9 + i)] == b[static_cast<std::size_t>((j + 5) * 40 + i + 13)]);
 }

@@ -7,11 +7,14 @@
 /// Coarse cell (I, J) covers the world cells [I f, (I + 1) f) x [J f, (J + 1) f)
 /// counted from the world's origin (the last column and row clipped by the
 /// world's edge), f = `factor`. Its value is the mean of those cells. A world
-/// cell's value is the Catmull-Rom interpolation of the coarse values at its
+/// cell's value is the uniform cubic B-spline of the coarse values at its
 /// centre, `(u + 0.5) / f - 0.5` coarse cells from the first centre (clamped
-/// to the grid), so the result is C1 across coarse cells (no creases in a
-/// hillshade) and depends only on the cell's world position: a region gets the
-/// same bits as the same window of the world.
+/// to the grid; the outer values repeat). The B-spline is C2 (no creases in a
+/// hillshade, no lines in curvature) and its weights are positive (no
+/// overshoot: a positive field stays positive); it keeps constants and linear
+/// ramps and smooths a coarse value by 1/6 of each neighbour. The result
+/// depends only on the cell's world position: a region gets the same bits as
+/// the same window of the world.
 
 #include <cstdint>
 #include <vector>
@@ -47,7 +50,7 @@ struct coarse_grid {
 void box_mean_rows(const coarse_grid& g, const region& area, const std::vector<float>& values, int j0, int j1,
                    std::vector<float>& coarse, int nthreads);
 
-/// Adds the Catmull-Rom interpolation of `coarse` (width() x height()) at
+/// Adds the B-spline interpolation of `coarse` (width() x height()) at
 /// every cell of `area` (a region of the world) to `values` (area.width x
 /// area.height, row-major). Rows in parallel; bit-identical for any thread
 /// count and for any region containing the cell.
