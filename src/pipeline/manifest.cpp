@@ -351,6 +351,10 @@ json computed_block(const pipeline& p, const build_result* result) {
     if (!s.run) continue;
     json entry = {{"stage", s.path}, {"scope", to_string(s.scope)}};
     entry["halo"] = s.halo < 0 ? json("world") : json(s.halo);
+    // A coarse result given as a file (a tile of a plan): which one.
+    if (const auto it = s.params.find("coarse_result"); it != s.params.end() && it->is_string() && !it->empty()) {
+      entry["coarse_result"] = {{"file", *it}, {"sha256", s.params.value("coarse_result_sha256", "")}};
+    }
     if (s.scope == stage_scope::coarse) {
       const coarse_grid g{p.world(), s.coarse_factor};
       entry["coarse_grid"] = {{"factor", g.factor},

@@ -101,13 +101,8 @@ top_level check_top_level(const json& preset, bool one_process, checker& c) {
 void check_world_fits(const pipeline& p) {
   const world_extent& w = p.world();
   if (!p.computes_world() || cells_of(w.width, w.height) <= k_max_cells) return;
-  std::string who = "an output";
-  for (const pipeline_stage& s : p.stages()) {
-    if (s.run && s.scope == stage_scope::world) {
-      who = s.path;
-      break;
-    }
-  }
+  const auto stages = p.world_stages();
+  const std::string who = stages.empty() ? "an output" : stages.front()->path;
   throw preset_error("world", std::to_string(w.width) + "x" + std::to_string(w.height) +
                                   " is more than 2^28 cells (1 GiB of heights), and " + who +
                                   " needs the whole world computed in one process; the largest such world is "
@@ -147,6 +142,7 @@ bool load_stage_files(const stage_info& info, const json& entry, const std::stri
       continue;
     }
     canonical[hash_key] = hash;
+    if (f.by_content) canonical[f.param] = std::filesystem::path(written).filename().string();
     heightmap_request request = f.request(canonical);
     request.encoding = resolve_heightmap_encoding(request.encoding, written);
     try {
@@ -426,12 +422,35 @@ pipeline pipeline::build_impl(const json& preset, const std::filesystem::path& b
   return p;
 }
 
+namespace {
+
+bool is_world(const region& r, const world_extent& w) {
+  return r.origin_x == w.origin_x && r.origin_y == w.origin_y && r.width == w.width && r.height == w.height;
+}
+
+}  // namespace
+
 std::vector<double> pipeline::estimated_stage_seconds() const {
   const landform::region area = computed_area();
   const double cells = static_cast<double>(area.width) * area.height;
+  const double world_cells = static_cast<double>(m_world.width) * m_world.height;
+  const bool passes = !is_world(area, m_world);
   std::vector<double> seconds;
   seconds.reserve(m_stages.size());
-  for (const auto& s : m_stages) seconds.push_back(s.run ? s.info->cost(s.params, cells) * 1e-9 : 0.0);
+  for (std::size_t k = 0; k < m_stages.size(); ++k) {
+    const pipeline_stage& s = m_stages[k];
+    double ns = s.run ? s.info->cost(s.params, cells) : 0.0;
+    // A region build's pass over the world for a stats- or coarse-scope
+    // stage runs the stages before it over the world (and, for a coarse one,
+    // its model over the world's coarse grid): counted to the stage.
+    if (s.run && passes && (s.scope == stage_scope::stats || s.scope == stage_scope::coarse)) {
+      for (std::size_t j = 0; j < k; ++j) {
+        if (m_stages[j].run) ns += m_stages[j].info->cost(m_stages[j].params, world_cells);
+      }
+      if (s.scope == stage_scope::coarse) ns += s.info->cost(s.params, world_cells);
+    }
+    seconds.push_back(ns * 1e-9);
+  }
   return seconds;
 }
 
@@ -462,10 +481,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-bool is_world(const region& r, const world_extent& w) {
-  return r.origin_x == w.origin_x && r.origin_y == w.origin_y && r.width == w.width && r.height == w.height;
-}
-
 // Sum of the halos of the running stages in [0, end); -1 if one needs the world.
 int summed_halo(const std::vector<pipeline_stage>& stages, std::size_t end) {
   std::int64_t total = 0;
@@ -481,6 +496,14 @@ int summed_halo(const std::vector<pipeline_stage>& stages, std::size_t end) {
 
 int pipeline::stage_halo() const {
   return summed_halo(m_stages, m_stages.size());
+}
+
+std::vector<const pipeline_stage*> pipeline::world_stages() const {
+  std::vector<const pipeline_stage*> out;
+  for (const pipeline_stage& s : m_stages) {
+    if (s.run && s.scope == stage_scope::world) out.push_back(&s);
+  }
+  return out;
 }
 
 bool pipeline::computes_world() const {
@@ -681,7 +704,11 @@ std::vector<float> pipeline::coarse_change(std::size_t k, const coarse_input& in
   }
   stage_context ctx = context_of(s, in.layers, options);
   ctx.wanted.clear();
-  return s.info->coarse_change(s.params, in, ctx);
+  try {
+    return s.info->coarse_change(s.params, in, ctx);
+  } catch (const std::domain_error& e) {
+    throw preset_error(s.path, e.what());  // as run_area reports it
+  }
 }
 
 stage_context pipeline::context_of(const pipeline_stage& s, const layer_set& layers, const run_options& options) const {

@@ -449,6 +449,11 @@ class param_decl : public param_schema<P> {
     return std::move(*this);
   }
   /// Text that must not be empty.
+  /// A path parameter that may be "" (the stage then reads no file).
+  param_decl&& may_be_empty() && requires(K == param_kind::string) {
+    this->last().non_empty = false;
+    return std::move(*this);
+  }
   param_decl&& non_empty() && requires(K == param_kind::string) {
     this->last().non_empty = true;
     return std::move(*this);

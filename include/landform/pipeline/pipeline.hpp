@@ -160,6 +160,9 @@ class pipeline {
   /// the region is smaller than the world and a stage or an output needs the
   /// whole world.
   [[nodiscard]] bool computes_world() const;
+  /// The running stages that need the whole world (stage_scope::world), in
+  /// order: those that make a region build compute the world.
+  [[nodiscard]] std::vector<const pipeline_stage*> world_stages() const;
   /// Estimated run time of the stages on one core, in seconds: the sum of
   /// each stage's stage_info::cost over the cells run() computes. Rough (a
   /// factor of a few); meant to tell a preset that runs for hours from one

@@ -142,6 +142,10 @@ struct stage_file {
   std::string height_param = "raw_height";
   /// An empty path is allowed (nothing loaded; stage_inputs::file throws).
   bool optional = false;
+  /// The file is known by its content (a generated file, e.g. a tile plan's
+  /// coarse result): the canonical params keep only its file name besides
+  /// its SHA-256, so where it lies does not change the preset's hash.
+  bool by_content = false;
 };
 
 /// The decoded files of a configured stage, by path parameter.
