@@ -74,7 +74,7 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
           .doc(
               "world: the model runs on the whole world at full resolution, so a tile or region build computes "
               "the whole world; coarse: it runs on the world averaged onto cells of coarse_factor x coarse_factor "
-              "and its change is interpolated (Catmull-Rom) onto every cell, so a tile computes only itself plus "
+              "and its change is interpolated (cubic B-spline) onto every cell, so a tile computes only itself plus "
               "a coarse pass, and tiles meet without seams (the whole-world build does the same)")
           .effect(
               "coarse = tiles of a large world build in memory of their own size, valleys drawn at the coarse "
@@ -87,6 +87,7 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
               "coarse_factor x cell_size")
           .effect("larger = faster and broader valleys; smaller = finer channels, slower")
           .path("coarse_result", &P::coarse_result)
+          .may_be_empty()
           .doc(
               "tiling coarse: an r32 file of the coarse grid's change in height units, which landform tiles plan "
               "computes once and gives every tile; empty = run the model")
@@ -492,8 +493,24 @@ coarse_input average_world(const heightfield& h, const coarse_grid& g, const sta
 
 }  // namespace
 
+namespace {
+
+// The model's border is its fixed base level: a coarse grid without cells
+// inside it would change nothing. A preset problem (domain_error: the
+// pipeline names the stage).
+void require_interior(const coarse_grid& g) {
+  if (g.width() >= 3 && g.height() >= 3) return;
+  throw std::domain_error("coarse_factor: " + std::to_string(g.factor) + " leaves a " + std::to_string(g.width()) +
+                          "x" + std::to_string(g.height()) +
+                          " coarse grid, which has no cell inside its fixed border; at most " +
+                          std::to_string(std::max(1, std::min(g.world.width, g.world.height) / 3)) + " for this world");
+}
+
+}  // namespace
+
 std::vector<float> stream_power_coarse_change(const coarse_input& in, const stream_power_erosion_params& p,
                                               const stage_context& ctx, stream_power_maps* maps) {
+  require_interior(in.grid);
   // The model on the coarse grid, reading the coarse layers.
   stage_context sub = ctx;
   sub.coarse = nullptr;
@@ -511,7 +528,11 @@ layer_set apply_stream_power_erosion_coarse(heightfield& h, const stream_power_e
   const bool side = !ctx.wanted.empty();
   std::vector<float> change;
   stream_power_maps maps;
+  require_interior(g);
   if (result) {
+    if (!std::all_of(result->values.begin(), result->values.end(), [](float v) { return std::isfinite(v); })) {
+      throw std::domain_error("coarse_result: holds values that are not finite (NaN or infinity)");
+    }
     if (result->width != g.width() || result->height != g.height()) {
       // A preset problem (domain_error: the pipeline names the stage).
       throw std::domain_error("coarse_result: " + std::to_string(result->width) + "x" + std::to_string(result->height) +
@@ -597,7 +618,7 @@ stage_info stream_power_erosion_stage_info() {
       "everywhere to the border (or the sea). Writes the layers drainage_area (m^2), "
       "erosion_rate (mm/yr) and uplift (mm/yr) of the last step. Bit-identical for every thread count. Needs "
       "the whole world: a region build computes the world and crops it; with tiling \"coarse\" the model runs on "
-      "the world averaged onto coarse_factor x coarse_factor cells and its change is interpolated (Catmull-Rom) "
+      "the world averaged onto coarse_factor x coarse_factor cells and its change is interpolated (cubic B-spline) "
       "onto every cell, so a region computes itself plus a coarse pass over the world and equals the window of "
       "the whole build bit for bit.",
       +[](heightfield&, const stream_power_erosion_params&, const stage_context&) -> layer_set {
@@ -613,6 +634,7 @@ stage_info stream_power_erosion_stage_info() {
                       return r;
                     }};
   result.optional = true;
+  result.by_content = true;
   result.width_param = "coarse_result_width";
   info.files = {result};
   info.create = [](const json& params, const stage_inputs& inputs) -> stage_fn {

@@ -290,6 +290,13 @@ TEST_CASE("halo: stream power erosion with tiling coarse, region == window of th
   CHECK(computed.at("stages").at(1).at("scope") == "coarse");
   CHECK(computed.at("stages").at(1).at("halo") == 0);
   CHECK(computed.at("stages").at(1).at("coarse_grid") == json({{"factor", 4}, {"size", {16, 16}}, {"cell_size", 4.0}}));
+  // A region's estimate counts the coarse pass over the world.
+  json small = region_preset(json::array({base, coarse}), k_windows[0]);
+  small["world"] = 2048;
+  const double region_seconds = pipeline::build(small).estimated_seconds();
+  json big = world_preset(json::array({base}));
+  big["size"] = 2048;
+  CHECK(region_seconds > pipeline::build(big).estimated_seconds());
   // Windows start and end inside coarse cells (factor 4): 21, 17, 51, 53 ...
   for (int threads : {1, 2, 8}) {
     INFO(threads);

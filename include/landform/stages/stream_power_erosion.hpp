@@ -225,7 +225,7 @@ class stream_power_model {
 /// Tiling `coarse`: apply_stream_power_erosion() on the world's input averaged
 /// onto the coarse grid (coarse_grid.hpp: box means of coarse_factor^2 cells,
 /// coarse cell size = coarse_factor x cell_size), then the change of every
-/// coarse cell (and each wanted side layer) interpolated by Catmull-Rom onto
+/// coarse cell (and each wanted side layer) interpolated by a cubic B-spline onto
 /// every cell of `h` and added: valleys and ranges at the coarse resolution,
 /// the input's finer detail kept on top. Each cell's result depends only on
 /// its input and its world position, so any region equals the window of the
