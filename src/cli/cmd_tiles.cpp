@@ -138,24 +138,22 @@ json tile_preset(const json& base, const landform::region& built, const world_ex
 // Why every tile computes the whole world, naming the stages, and the way
 // out where a stage has one (a local "tiling" mode).
 std::string whole_world_reason(const pipeline& p) {
+  const auto world = p.world_stages();
+  if (world.empty()) return "an output needs the whole world: every tile computes it";
   std::string stages;
-  int count = 0;
-  for (const pipeline_stage& s : p.stages()) {
-    if (!s.run || s.scope != stage_scope::world) continue;
-    const bool has_tiling = std::any_of(s.info->params.begin(), s.info->params.end(),
+  for (const pipeline_stage* s : world) {
+    const bool has_tiling = std::any_of(s->info->params.begin(), s->info->params.end(),
                                         [](const param_spec& spec) { return spec.name == "tiling"; });
-    stages += (count++ == 0 ? "" : ", ") + s.path + (has_tiling ? " (its \"tiling\" has a local mode)" : "");
+    stages += (stages.empty() ? "" : ", ") + s->path + (has_tiling ? " (its \"tiling\" has a mode for tiles)" : "");
   }
-  if (count == 0) return "an output needs the whole world: every tile computes it";
-  return stages + (count == 1 ? " needs" : " need") + " the whole world: every tile computes it";
+  return stages + (world.size() == 1 ? " needs" : " need") + " the whole world: every tile computes it";
 }
 
 // A coarse-scope stage's change on its coarse grid, computed once for every
 // tile (a coarse pass over the world, then the stage's model) and staged as
 // coarse/stage-K.r32; null when the stage cannot take it (side layers wanted,
 // no coarse_change, or a result already given). Adds the pass to `known`.
-json coarse_result(const pipeline& whole, std::size_t k, world_passes& known, const fs::path& plan_dir,
-                   file_transaction& tx, int threads) {
+json coarse_result(const pipeline& whole, std::size_t k, world_passes& known, file_transaction& tx, int threads) {
   const pipeline_stage& s = whole.stages()[k];
   if (!s.info->coarse_change || !s.wanted.empty() || !s.params.value("coarse_result", std::string()).empty())
     return nullptr;
@@ -164,8 +162,24 @@ json coarse_result(const pipeline& whole, std::size_t k, world_passes& known, co
   const coarse_input& in = *known.coarse.back().second;
   const std::vector<float>& change = in.change;
   const std::string name = "coarse/stage-" + std::to_string(k) + ".r32";
-  tx.stage(name, encode_r32_le(change.size(), change.data()));
-  return {{"file", name}, {"path", (plan_dir / name).string()}, {"grid", {in.grid.width(), in.grid.height()}}};
+  const std::vector<std::uint8_t> bytes = encode_r32_le(change.size(), change.data());
+  tx.stage(name, bytes);
+  return {{"file", name},
+          {"sha256", sha256_hex(bytes.data(), bytes.size())},
+          {"grid", {in.grid.width(), in.grid.height()}}};
+}
+
+// A tile preset as its tile builds it: the coarse results the plan computed
+// (stage entries with "coarse_result", a path in the plan) named where the
+// plan is now, so a plan folder can move (a Kubernetes volume mounts it
+// elsewhere). The file's name and SHA-256 are what the preset's hash holds.
+json with_plan_files(json tile, const json& stage_entries, const fs::path& plan_dir) {
+  for (const json& e : stage_entries) {
+    if (!e.contains("coarse_result")) continue;
+    tile["stages"][e.at("index").get<std::size_t>()]["coarse_result"] =
+        (fs::absolute(plan_dir) / e.at("coarse_result").get<std::string>()).lexically_normal().string();
+  }
+  return tile;
 }
 
 int run_plan(const plan_options& o) {
@@ -204,11 +218,16 @@ int run_plan(const plan_options& o) {
       return false;
     };
     if (s.scope == stage_scope::coarse && whole.stage_halo() >= 0) {
-      if (const json file = coarse_result(whole, k, known, plan_dir, coarse_tx, o.threads); !file.is_null()) {
-        preset["stages"][k]["coarse_result"] = file.at("path");
+      if (const json file = coarse_result(whole, k, known, coarse_tx, o.threads); !file.is_null()) {
+        // Relative to the presets folder, so a tile preset built on its own
+        // finds it too; `tiles build` names it where the plan is.
+        preset["stages"][k]["coarse_result"] = "../" + file.at("file").get<std::string>();
+        preset["stages"][k]["coarse_result_sha256"] = file.at("sha256");
         preset["stages"][k]["coarse_result_width"] = file.at("grid").at(0);
+        entry["index"] = k;
         entry["coarse_result"] = file.at("file");
-        entry["coarse_grid"] = file.at("grid");
+        entry["coarse_result_sha256"] = file.at("sha256");
+        entry["coarse_grid"] = {{"factor", s.coarse_factor}, {"size", file.at("grid")}};
         coarse_note += "  " + s.path + ": its coarse run (" + std::to_string(file.at("grid").at(0).get<int>()) + "x" +
                        std::to_string(file.at("grid").at(1).get<int>()) + " cells) is done, in " +
                        file.at("file").get<std::string>() + "; every tile reads it\n";
@@ -231,7 +250,7 @@ int run_plan(const plan_options& o) {
   bool whole_world = false;
   for (const tile_spec& t : tiles) {
     const json tp = tile_preset(preset, t.built, world);
-    const pipeline pt = pipeline::build(tp, base_dir);
+    const pipeline pt = pipeline::build(with_plan_files(tp, stages, plan_dir), base_dir);
     whole_world = whole_world || pt.computes_world();
     const landform::region area = pt.computed_area();
     largest = std::max(largest, std::int64_t{area.width} * area.height);
@@ -306,7 +325,8 @@ int run_build_tile(const build_tile_options& o) {
     if (!o.quiet) std::cerr << "tile " << tile.at("name").get<std::string>() << ": up to date, skipped\n";
     return k_exit_ok;
   }
-  const json preset = load_preset_file(dir / tile.at("preset").get<std::string>());
+  const json preset =
+      with_plan_files(load_preset_file(dir / tile.at("preset").get<std::string>()), plan.at("stages"), dir);
   build_settings s;
   s.out_dir = out.string();
   s.threads = o.threads;

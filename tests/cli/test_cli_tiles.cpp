@@ -313,16 +313,20 @@ TEST_CASE("cli tiles: stream power with tiling coarse: one coarse result for eve
   const json plan = json::parse(read_text(plan_dir / "plan.json"));
   CHECK(plan["mode"] == "halo");
   CHECK(plan["stages"][1]["scope"] == "coarse");
-  CHECK(plan["stages"][1]["coarse_grid"] == json::array({24, 24}));
+  CHECK(plan["stages"][1]["coarse_grid"] == json({{"factor", 4}, {"size", {24, 24}}}));
   REQUIRE(plan["stages"][1]["coarse_result"] == "coarse/stage-1.r32");
   CHECK(fs::file_size(plan_dir / "coarse/stage-1.r32") == 24 * 24 * 4);
-  // The tiles read the plan's coarse result: no coarse pass and no model of their own.
+  // The tiles read the plan's coarse result (no coarse pass and no model of
+  // their own), named from their presets' folder with its SHA-256.
   const json tile = json::parse(read_text(plan_dir / "presets/tile_x1_y2.json"));
-  CHECK(tile["stages"][1]["coarse_result"] == (fs::absolute(plan_dir) / "coarse/stage-1.r32").string());
+  CHECK(tile["stages"][1]["coarse_result"] == "../coarse/stage-1.r32");
+  CHECK(tile["stages"][1]["coarse_result_sha256"] == plan["stages"][1]["coarse_result_sha256"]);
   build_every_tile(plan_dir, 16);
   const json m = json::parse(read_text(plan_dir / "tiles/tile_x1_y2/manifest.json"));
   CHECK(m["computed"]["mode"] == "halo");
   CHECK(m["computed"]["stages"][1]["scope"] == "pointwise");
+  CHECK(m["computed"]["stages"][1]["coarse_result"] ==
+        json({{"file", "stage-1.r32"}, {"sha256", plan["stages"][1]["coarse_result_sha256"]}}));
   CHECK(m["computed"]["area"]["size"] == json::array({24 + 6, 24 + 6}));  // thermal 2 + normal 1, both sides
   CHECK(stitch(plan_dir, "height.r32") == read_bytes(dir / "single/height.r32"));
   CHECK(run_cli({"tiles", "finish", plan_dir.string(), "--quiet"}).exit_code == 0);
@@ -334,4 +338,23 @@ TEST_CASE("cli tiles: stream power with tiling coarse: one coarse result for eve
   const fs::path rp = dir.write("region.json", region.dump());
   REQUIRE(run_cli({"build", rp.string(), "-o", (dir / "region").string(), "--quiet"}).exit_code == 0);
   CHECK(read_bytes(dir / "region/height.r32") == read_bytes(plan_dir / "tiles/tile_x1_y2/height.r32"));
+  SECTION("the plan folder can move, as a Kubernetes volume mounts it elsewhere") {
+    const fs::path moved = dir / "moved";
+    fs::rename(plan_dir, moved);
+    fs::remove_all(moved / "tiles");
+    build_every_tile(moved, 16);
+    CHECK(stitch(moved, "height.r32") == read_bytes(dir / "single/height.r32"));
+    CHECK(run_cli({"tiles", "finish", moved.string(), "--quiet"}).exit_code == 0);
+  }
+  SECTION("a damaged coarse result is refused, naming it") {
+    const fs::path file = plan_dir / "coarse/stage-1.r32";
+    bytes_t bytes = read_bytes(file);
+    bytes[5] ^= 0x40;
+    std::ofstream(file, std::ios::binary | std::ios::trunc)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    // A built tile is up to date; rebuilding it reads the file again.
+    const auto r = run_cli({"tiles", "build", plan_dir.string(), "--index", "0", "--force"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("coarse_result_sha256") != std::string::npos);
+  }
 }
