@@ -395,6 +395,30 @@ void stream_power_model::diffuse_with_base(double dt) {
   });
 }
 
+namespace {
+
+// The side layers the caller asked for, as a layer_set.
+layer_set side_layers(stream_power_maps& maps, const stage_context& ctx) {
+  layer_set out;
+  const std::pair<const char*, std::vector<float>*> named[] = {
+      {"drainage_area", &maps.drainage_area}, {"erosion_rate", &maps.erosion_rate}, {"uplift", &maps.uplift}};
+  for (const auto& [name, values] : named) {
+    if (ctx.wants(name)) out.acquire(name, values->size()).swap(*values);
+  }
+  return out;
+}
+
+// Land ends at or above sea level in metres; the smallest float at or above
+// sea_level keeps it there in height units after rounding, so the sea of the
+// result is the sea of the input.
+float coast_height(double sea_level) {
+  auto coast = static_cast<float>(sea_level);
+  if (static_cast<double>(coast) < sea_level) coast = std::nextafter(coast, std::numeric_limits<float>::infinity());
+  return coast;
+}
+
+}  // namespace
+
 void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_params& p, const stage_context& ctx,
                                 stream_power_maps* maps) {
   const int w = h.width(), ht = h.height();
@@ -461,11 +485,8 @@ void apply_stream_power_erosion(heightfield& h, const stream_power_erosion_param
     for (std::size_t c = 0; c < n; ++c) h.data()[c] = static_cast<float>(model.elevation()[c] * inv_scale);
     return;
   }
-  // Land ends at or above sea level in metres; the smallest float at or above
-  // sea_level keeps it there in height units after rounding, so the sea of
-  // the result is the sea of the input. Sea cells keep their input heights.
-  auto coast = static_cast<float>(sea_level);
-  if (static_cast<double>(coast) < sea_level) coast = std::nextafter(coast, std::numeric_limits<float>::infinity());
+  // Land ends at or above sea level; sea cells keep their input heights.
+  const float coast = coast_height(sea_level);
   for (std::size_t c = 0; c < n; ++c) {
     if (!sea[c]) h.data()[c] = std::max(static_cast<float>(model.elevation()[c] * inv_scale), coast);
   }
@@ -563,8 +584,7 @@ layer_set apply_stream_power_erosion_coarse(heightfield& h, const stream_power_e
   add_interpolated(g, change, r, fine, ctx.nthreads);
   const bool sea = p.base_level == erosion_base_level::sea && ctx.sea_level;
   const double sea_level = sea ? *ctx.sea_level : 0.0;
-  auto coast = static_cast<float>(sea_level);
-  if (static_cast<double>(coast) < sea_level) coast = std::nextafter(coast, std::numeric_limits<float>::infinity());
+  const float coast = coast_height(sea_level);
   float* z = h.data();
   for (std::size_t c = 0; c < h.size(); ++c) {
     // No change keeps the input's bits (a -0 stays -0).
@@ -576,31 +596,15 @@ layer_set apply_stream_power_erosion_coarse(heightfield& h, const stream_power_e
   }
   layer_set out;
   if (!side) return out;
-  const std::pair<const char*, std::vector<float>*> named[] = {
-      {"drainage_area", &maps.drainage_area}, {"erosion_rate", &maps.erosion_rate}, {"uplift", &maps.uplift}};
-  for (const auto& [name, values] : named) {
-    if (!ctx.wants(name)) continue;
+  // The wanted side layers, each interpolated from the coarse grid.
+  layer_set coarse_maps = side_layers(maps, ctx);
+  for (const std::string& name : coarse_maps.names()) {
     std::vector<float>& layer = out.acquire(name, h.size());
     std::fill(layer.begin(), layer.end(), 0.0f);
-    add_interpolated(g, *values, r, layer, ctx.nthreads);
+    add_interpolated(g, *coarse_maps.find(name), r, layer, ctx.nthreads);
   }
   return out;
 }
-
-namespace {
-
-// The side layers the caller asked for, as a layer_set.
-layer_set side_layers(stream_power_maps& maps, const stage_context& ctx) {
-  layer_set out;
-  const std::pair<const char*, std::vector<float>*> named[] = {
-      {"drainage_area", &maps.drainage_area}, {"erosion_rate", &maps.erosion_rate}, {"uplift", &maps.uplift}};
-  for (const auto& [name, values] : named) {
-    if (ctx.wants(name)) out.acquire(name, values->size()).swap(*values);
-  }
-  return out;
-}
-
-}  // namespace
 
 stage_info stream_power_erosion_stage_info() {
   stage_info info = make_stage_info<stream_power_erosion_params>(
