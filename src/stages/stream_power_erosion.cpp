@@ -91,10 +91,12 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
           .doc(
               "tiling coarse: an r32 file of the coarse grid's change in height units, which landform tiles plan "
               "computes once and gives every tile; empty = run the model")
+          .effect("the same terrain as running the model, without its cost: every tile takes its valleys from it")
           .integer("coarse_result_width", &P::coarse_result_width)
           .unit("coarse cells")
           .range(between(0, 1 << 20))
-          .doc("coarse cells per row of coarse_result; 0 = square");
+          .doc("coarse cells per row of coarse_result; 0 = square")
+          .effect("none on the terrain: it tells the file's rows apart (a wrong width is refused)");
   return s;
 }
 
