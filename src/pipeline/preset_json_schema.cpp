@@ -157,7 +157,8 @@ json output_entries() {
          {{"enum", {"fast", "default", "best"}},
           {"default", "default"},
           {"description",
-           "deflate level for PNG and OpenEXR formats: zlib 1; 6 for PNG, the library's own for OpenEXR; 9"}}}};
+           "how hard PNG and OpenEXR files are deflated: fast; default; best (PNG: zlib Z_RLE; the smaller of Z_RLE "
+           "and level 3; the smallest of those and level 9. OpenEXR: zlib 1; its library's own; 9)"}}}};
     json v = object_schema(k.options, common);
     v["title"] = k.name;
     v["description"] = k.summary;

@@ -1,5 +1,5 @@
-// The outputs' "compression" key: the deflate level of PNG and OpenEXR files.
-// Levels trade size for time, never pixels: each level's file decodes (by
+// The outputs' "compression" key: how hard PNG and OpenEXR files are deflated.
+// Settings trade size for time, never pixels: each level's file decodes (by
 // stb_image and OpenEXR's own reader, not our encoder) to the same samples,
 // the bytes do not depend on the thread count, and the key is refused where it
 // would do nothing.
@@ -51,7 +51,8 @@ json noisy_preset() {
             output("height", "png16", "best.png", "best"), output("height", "png16", "plain.png", nullptr),
             output("height", "exr", "fast.exr", "fast"), output("height", "exr", "best.exr", "best"),
             output("normal", "rgb8", "nfast.png", "fast"), output("normal", "rgb8", "ndefault.png", "default"),
-            output("normal", "rgb8", "nbest.png", "best")}}};
+            output("normal", "rgb8", "nbest.png", "best"), output("preview", "rgb8", "pfast.png", "fast"),
+            output("preview", "rgb8", "pdefault.png", "default"), output("preview", "rgb8", "pbest.png", "best")}}};
 }
 
 std::map<std::string, encoded_output> encode_all(const pipeline& p, const build_result& r, int nthreads) {
@@ -105,14 +106,18 @@ TEST_CASE("compression: levels change the size, never the samples, and not with 
   const auto files = encode_all(p, r, 1);
   const auto size = [&](const std::string& f) { return files.at(f).bytes.size(); };
 
-  // zlib 1 < 6 <= 9: on noisy samples level 9 finds no more than 6 does,
-  // but it does search differently (other bytes, same text chunks: all
-  // outputs share one preset). "default" is what no key gives.
-  CHECK(size("fast.png") > size("default.png"));
+  // fast (Z_RLE) >= default (the smaller of Z_RLE and level 3 per chunk)
+  // >= best (the smallest of those two, level 9 and level 9 filtered). On heights
+  // and normal maps Z_RLE wins (equal sizes; the headers' FLEVEL differs); on
+  // a shaded-relief preview level 3's longer matches win. "default" is what
+  // no key gives.
+  CHECK(size("fast.png") >= size("default.png"));
   CHECK(size("default.png") >= size("best.png"));
-  CHECK(size("nfast.png") > size("ndefault.png"));
+  CHECK(size("nfast.png") >= size("ndefault.png"));
   CHECK(size("ndefault.png") >= size("nbest.png"));
-  CHECK(files.at("ndefault.png").bytes != files.at("nbest.png").bytes);
+  CHECK(size("pfast.png") > size("pdefault.png"));
+  CHECK(size("pdefault.png") >= size("pbest.png"));
+
   CHECK(files.at("default.png").bytes == files.at("plain.png").bytes);
   CHECK(size("fast.exr") > size("best.exr"));
 
@@ -120,6 +125,9 @@ TEST_CASE("compression: levels change the size, never the samples, and not with 
   CHECK(samples.size() == std::size_t{k_w} * k_h);
   CHECK(png_samples(files.at("fast.png").bytes) == samples);
   CHECK(png_samples(files.at("best.png").bytes) == samples);
+  const auto preview = png_samples(files.at("pdefault.png").bytes);
+  CHECK(png_samples(files.at("pfast.png").bytes) == preview);
+  CHECK(png_samples(files.at("pbest.png").bytes) == preview);
   CHECK(exr_samples(files.at("fast.exr").bytes, "fast.exr") == exr_samples(files.at("best.exr").bytes, "best.exr"));
 
   // The manifest says which level each deflated file used.

@@ -5,7 +5,8 @@
 /// The image is filtered with one fixed filter per row, then the filtered
 /// bytes are cut into chunks of whole rows (the chunk size depends on the row
 /// length only, never on the thread count) and each chunk is deflated on its
-/// own, in parallel, primed with the 32 KiB of filtered bytes before it. The
+/// own, in parallel, primed with the 32 KiB of filtered bytes before it (by each
+/// method of the compression setting, keeping the smallest piece). The
 /// raw deflate pieces (all but the last ending in a sync flush) are joined into
 /// one zlib stream whose Adler-32 is combined from the chunks'. The bytes are
 /// therefore the same for every thread count (for a given zlib version), and
@@ -18,11 +19,12 @@
 
 namespace landform {
 
-/// How hard deflate works: zlib levels 1, 6 and 9.
+/// How hard deflate works. Each chunk is deflated by one or more zlib
+/// (level, strategy) methods and the smallest result is kept:
 enum class png_compression {
-  fast,      ///< zlib level 1: fastest, largest files
-  standard,  ///< zlib level 6 (zlib's default): the preset value "default"
-  best,      ///< zlib level 9: smallest files, slowest
+  fast,      ///< Z_RLE only: fastest; on heights and normal maps also smaller than level 6
+  standard,  ///< the smaller of Z_RLE and level 3: the preset value "default"
+  best,      ///< the smallest of those two, level 9 and level 9 Z_FILTERED: slowest
 };
 
 /// The preset's name of a level: "fast", "default" or "best".
