@@ -675,6 +675,18 @@ stage_info stream_power_erosion_stage_info() {
       "whole world (every cell drains to the map edge or the sea); tiling coarse: 0, after a coarse pass over the "
       "world";
   info.sea_level_param = sea_level_when("base_level", "sea");
+  info.advise = [](const json& params, double, double) {
+    std::vector<std::pair<std::string, std::string>> advice;
+    const P p = P::schema().parse(params);
+    // coarse_factor only sizes the coarse grid: with tiling world it is read
+    // by nothing, and a preset author who set it most likely meant coarse.
+    if (p.tiling == P::tiling_kind::world && p.coarse_factor != P{}.coarse_factor) {
+      advice.emplace_back("coarse_factor", std::to_string(p.coarse_factor) +
+                                               " is used by tiling \"coarse\" only; with tiling \"world\" the model "
+                                               "runs at full resolution and ignores it");
+    }
+    return advice;
+  };
   return info;
 }
 

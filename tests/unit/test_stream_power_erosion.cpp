@@ -617,3 +617,15 @@ TEST_CASE("stream_power_erosion: a coarse_result that does not fit is a preset e
       "stages[0] (stream_power_erosion).coarse_result: is the result of tiling \"coarse\", but tiling is \"world\"");
   fs::remove(file);
 }
+
+TEST_CASE("stream_power_erosion: coarse_factor with tiling world is a warning, not an error",
+          "[stages][stream_power]") {
+  const json noise = {{"type", "opensimplex"}, {"feature_size", 24}};
+  json stage = {{"type", "stream_power_erosion"}, {"coarse_factor", 4}};
+  const auto advice = pipeline::build(preset_of(json::array({noise, stage}), 64)).advice();
+  REQUIRE(advice.size() == 1);
+  CHECK(advice[0].path == "stages[1] (stream_power_erosion).coarse_factor");
+  CHECK(advice[0].message.find("tiling \"coarse\" only") != std::string::npos);
+  stage["tiling"] = "coarse";
+  CHECK(pipeline::build(preset_of(json::array({noise, stage}), 64)).advice().empty());
+}
