@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
@@ -91,6 +92,16 @@ void add_preset_edit_options(CLI::App& cmd, preset_source& source) {
 std::filesystem::path preset_folder(const preset_source& source) {
   if (source.file.empty()) return {};
   return std::filesystem::path(source.file).parent_path();
+}
+
+nlohmann::json read_json_or_null(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return nullptr;
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception&) {
+    return nullptr;
+  }
 }
 
 nlohmann::json load_preset(const preset_source& source) {

@@ -46,6 +46,9 @@ std::filesystem::path preset_folder(const preset_source& source);
 /// the preset does not use is a warning on stderr), then --size, --seed and
 /// --set. Throws preset_error / io_error.
 nlohmann::json load_preset(const preset_source& source);
+/// The JSON in `file`, or null when it is missing or not JSON: an earlier
+/// run's record (manifest.json, plan.json) that is only consulted.
+nlohmann::json read_json_or_null(const std::filesystem::path& file);
 /// Prints the error of the current exception to stderr, returns the exit code.
 int report_current_exception();
 

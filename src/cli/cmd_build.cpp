@@ -85,18 +85,6 @@ void warn_if_constant(const heightfield& h) {
             << ": the result is constant (a flat map normalised, or stages that cancel out?)\n";
 }
 
-// The previous build's manifest in `dir`, or null if there is none or it
-// cannot be read (then no file is taken for stale).
-json previous_manifest(const std::filesystem::path& dir) {
-  std::ifstream in(dir / "manifest.json", std::ios::binary);
-  if (!in) return nullptr;
-  try {
-    return json::parse(in);
-  } catch (const json::exception&) {
-    return nullptr;
-  }
-}
-
 // Files the previous manifest listed and this build did not write: a warning
 // each, or with --clean removed (regular files and symlinks only, nothing the
 // previous manifest did not list).
@@ -156,7 +144,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
   // last rename; then any temporary in the folder is a killed build's.
   const folder_lock lock(o.out_dir);
   file_transaction::remove_stale_temporaries(o.out_dir);
-  const json previous = previous_manifest(o.out_dir);
+  const json previous = read_json_or_null(std::filesystem::path(o.out_dir) / "manifest.json");
   // Each file goes to its temporary file as soon as it is encoded (memory
   // holds one encoded file, not all); all are renamed at the end, so a
   // failure at any point leaves no partial file behind (unwinding removes

@@ -39,6 +39,7 @@ struct plan_options {
   int threads = 1;              // per tile
   double max_dh = 0.0;          // seam bound on |dh| over shared cells
   double max_jump_ratio = 0.0;  // seam gradient jump bound, times the interior p99; 0 = report only
+  bool clean = false;           // remove what an earlier plan in the folder wrote and this one does not
 };
 
 struct build_tile_options {
@@ -182,6 +183,39 @@ json with_plan_files(json tile, const json& stage_entries, const fs::path& plan_
   return tile;
 }
 
+// What an earlier plan in the folder wrote, this one does not, and is still
+// there (tile presets, tile folders, coarse results; nothing the earlier
+// plan.json did not name or list as stale).
+std::vector<std::string> stale_plan_files(const fs::path& dir, const json& plan) {
+  const json previous = read_json_or_null(dir / "plan.json");
+  std::vector<std::string> present;
+  if (previous.is_null()) return present;
+  for (const std::string& name : stale_plan_paths(previous, plan)) {
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(dir / name, ec))) present.push_back(name);
+  }
+  return present;
+}
+
+// With --clean, removes the stale files; otherwise one warning (plan.json
+// lists them under "stale", so a later --clean still finds them).
+void handle_stale_plan_files(const plan_options& o, const std::vector<std::string>& stale) {
+  if (stale.empty()) return;
+  if (!o.clean) {
+    std::cerr << "landform: warning: " << stale.size() << " tile presets, tile folders or coarse results in "
+              << o.out_dir << " are from an earlier plan and not part of this one (" << stale.front()
+              << (stale.size() > 1 ? ", ..." : "") << "); --clean removes them\n";
+    return;
+  }
+  for (const std::string& name : stale) {
+    std::error_code ec;
+    if (fs::remove_all(fs::path(o.out_dir) / name, ec); ec) {
+      std::cerr << "landform: warning: cannot remove " << (fs::path(o.out_dir) / name).string() << ": " << ec.message()
+                << '\n';
+    }
+  }
+}
+
 int run_plan(const plan_options& o) {
   json preset = load_preset(o.source);
   const fs::path folder = preset_folder(o.source);
@@ -293,6 +327,8 @@ int run_plan(const plan_options& o) {
   // Peak memory of a tile: the computed area's heights, a few work buffers
   // and the outputs; requested with a margin.
   const std::int64_t memory_mib = std::max<std::int64_t>(64, largest * 4 * 8 / (1024 * 1024) + 32);
+  const std::vector<std::string> stale = stale_plan_files(o.out_dir, plan);
+  if (!o.clean && !stale.empty()) plan["stale"] = stale;
   tx.stage("plan.json", bytes_of(plan.dump(2) + "\n"));
   tx.stage("jobs.txt", bytes_of(parallel_jobs(landform, plan_dir.string(), n, o.threads)));
   tx.stage("Makefile", bytes_of(makefile(landform, tiles, o.threads)));
@@ -300,6 +336,7 @@ int run_plan(const plan_options& o) {
   tx.stage("k8s-job.json", bytes_of(kubernetes_job(n, o.threads, memory_mib).dump(2) + "\n"));
   tx.stage("logs/.keep", {});
   tx.commit();
+  handle_stale_plan_files(o, stale);
   std::cout << "planned " << n << " tiles (" << cols << "x" << rows << ") of " << o.grid.tile << " cells over a "
             << world.width << "x" << world.height << " world in " << o.out_dir << " ("
             << (whole_world ? whole_world_reason(whole) : "halo " + std::to_string(halo) + " cells") << ")\n"
@@ -492,6 +529,9 @@ void setup_tiles(CLI::App& app) {
   plan->add_option("--start-index", po->grid.naming.start, "first X and Y in tile names (default 0)")
       ->check(CLI::Range(0, 1000000));
   plan->add_flag("--flip-y", po->grid.naming.flip_y, "count Y from the bottom row (engines whose Y axis goes up)");
+  plan->add_flag("--clean", po->clean,
+                 "remove the tile presets, tile folders and coarse results of an earlier plan in the folder that this "
+                 "plan does not have");
   plan->add_option("--landform", po->landform, "the landform binary the job files run (default: this one)");
   plan->add_option("--threads", po->threads, "threads per tile job (default 1)")->check(CLI::Range(1, 256));
   plan->add_option("--max-dh", po->max_dh, "seam bound: max |dh| over cells two tiles share (default 0)")

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -284,6 +286,50 @@ nlohmann::json kubernetes_job(int count, int threads, std::int64_t memory_mib) {
   job["metadata"]["name"] = "landform-tiles";
   job["spec"] = spec;
   return job;
+}
+
+namespace {
+
+// The files and folders a plan.json names: each tile's preset and output
+// folder, each stage's coarse result, and (with `with_stale`) what it lists
+// as left from earlier plans.
+std::vector<std::string> plan_paths(const json& plan, bool with_stale) {
+  std::vector<std::string> paths;
+  const auto add = [&](const json& entry, const char* key) {
+    const auto it = entry.find(key);
+    if (it == entry.end() || !it->is_string()) return;
+    const std::filesystem::path p = std::filesystem::path(it->get<std::string>()).lexically_normal();
+    if (p.empty() || p.is_absolute() || *p.begin() == "..") return;
+    paths.push_back(p.generic_string());
+  };
+  if (const auto tiles = plan.find("tiles"); tiles != plan.end() && tiles->is_array()) {
+    for (const json& t : *tiles) {
+      if (!t.is_object()) continue;
+      add(t, "preset");
+      add(t, "out");
+    }
+  }
+  if (const auto stages = plan.find("stages"); stages != plan.end() && stages->is_array()) {
+    for (const json& s : *stages) {
+      if (s.is_object()) add(s, "coarse_result");
+    }
+  }
+  if (const auto stale = plan.find("stale"); with_stale && stale != plan.end() && stale->is_array()) {
+    for (const json& name : *stale) add(json{{"path", name}}, "path");
+  }
+  std::sort(paths.begin(), paths.end());
+  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+  return paths;
+}
+
+}  // namespace
+
+std::vector<std::string> stale_plan_paths(const json& previous, const json& plan) {
+  const std::vector<std::string> before = plan_paths(previous, true);
+  const std::vector<std::string> now = plan_paths(plan, false);
+  std::vector<std::string> stale;
+  std::set_difference(before.begin(), before.end(), now.begin(), now.end(), std::back_inserter(stale));
+  return stale;
 }
 
 }  // namespace landform::cli

@@ -80,6 +80,14 @@ std::string makefile(const std::string& landform, const std::vector<tile_spec>& 
 std::string slurm_script(const std::string& landform, const std::string& plan_dir, int count, int threads);
 nlohmann::json kubernetes_job(int count, int threads, std::int64_t memory_mib);
 
+/// What an earlier plan in the same folder wrote and `plan` (a new plan.json)
+/// does not: tile presets and tile output folders of tiles that are gone or
+/// renamed, coarse results no stage names any more, and what `previous`
+/// itself lists under "stale" (left by plans before it). Paths relative to the
+/// plan folder, sorted, each once. Entries that are not strings, absolute, or
+/// that climb out of the folder are ignored (a damaged plan removes nothing).
+std::vector<std::string> stale_plan_paths(const nlohmann::json& previous, const nlohmann::json& plan);
+
 /// A POSIX shell word: `s` in single quotes.
 std::string shell_quote(const std::string& s);
 

@@ -358,3 +358,31 @@ TEST_CASE("cli tiles: stream power with tiling coarse: one coarse result for eve
     CHECK(r.err.find("coarse_result_sha256") != std::string::npos);
   }
 }
+
+TEST_CASE("cli tiles: re-planning a folder warns of an earlier plan's tiles; --clean removes them", "[cli][tiles]") {
+  const temp_dir dir;
+  json p = json::parse(k_local_preset);
+  p["size"] = 64;
+  const fs::path preset = dir.write("world.json", p.dump());
+  const fs::path plan_dir = dir / "plan";
+  REQUIRE(run_cli({"tiles", "plan", preset.string(), "--tile", "16", "-o", plan_dir.string()}).exit_code == 0);
+  build_every_tile(plan_dir, 16);
+  // Larger tiles: 12 of the 16 names are gone, with their folders.
+  const auto again = run_cli({"tiles", "plan", preset.string(), "--tile", "32", "-o", plan_dir.string()});
+  REQUIRE(again.exit_code == 0);
+  CHECK(again.err.find("warning: 24 tile presets, tile folders or coarse results") != std::string::npos);
+  CHECK(fs::exists(plan_dir / "tiles/tile_x3_y3"));
+  // plan.json keeps the list, so a later --clean still finds them.
+  CHECK(json::parse(read_text(plan_dir / "plan.json"))["stale"].size() == 24);
+  const auto same = run_cli({"tiles", "plan", preset.string(), "--tile", "32", "-o", plan_dir.string()});
+  CHECK(same.err.find("warning: 24 tile presets") != std::string::npos);
+  const auto clean = run_cli({"tiles", "plan", preset.string(), "--tile", "32", "--clean", "-o", plan_dir.string()});
+  REQUIRE(clean.exit_code == 0);
+  CHECK(clean.err.empty());
+  CHECK_FALSE(fs::exists(plan_dir / "tiles/tile_x3_y3"));
+  CHECK_FALSE(fs::exists(plan_dir / "presets/tile_x2_y0.json"));
+  CHECK(fs::exists(plan_dir / "tiles/tile_x1_y1/manifest.json"));  // a tile of both plans stays
+  CHECK_FALSE(json::parse(read_text(plan_dir / "plan.json")).contains("stale"));
+  // The same plan again: nothing is stale.
+  CHECK(run_cli({"tiles", "plan", preset.string(), "--tile", "32", "-o", plan_dir.string()}).err.empty());
+}
