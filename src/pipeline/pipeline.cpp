@@ -355,6 +355,11 @@ pipeline pipeline::build_impl(const json& preset, const std::filesystem::path& b
         s.seed = derive_stage_seed(top.seed, s.key);
       }
       check_sea_level_use(*info, canonical, s.path, top, c);
+      if (info->check_world && top.world.width > 0 && top.world.height > 0) {
+        for (const auto& [key, message] : info->check_world(canonical, top.world, inputs)) {
+          c.add(s.path + "." + key, message);
+        }
+      }
       s.scope = info->scope_of(canonical);
       s.halo = s.scope == stage_scope::world ? -1 : std::max(0, info->halo_of(canonical));
       s.coarse_factor = info->coarse_factor_of(canonical);  // 0 unless coarse-scope

@@ -519,21 +519,40 @@ coarse_input average_world(const heightfield& h, const coarse_grid& g, const sta
 namespace {
 
 // The model's border is its fixed base level: a coarse grid without cells
-// inside it would change nothing. A preset problem (domain_error: the
-// pipeline names the stage).
-void require_interior(const coarse_grid& g) {
-  if (g.width() >= 3 && g.height() >= 3) return;
-  throw std::domain_error("coarse_factor: " + std::to_string(g.factor) + " leaves a " + std::to_string(g.width()) +
-                          "x" + std::to_string(g.height()) +
-                          " coarse grid, which has no cell inside its fixed border; at most " +
-                          std::to_string(std::max(1, std::min(g.world.width, g.world.height) / 3)) + " for this world");
+// inside it would change nothing. A preset problem: (key, message), or an
+// empty key when the grid is fine.
+std::pair<std::string, std::string> interior_problem(const coarse_grid& g) {
+  if (g.width() >= 3 && g.height() >= 3) return {};
+  return {"coarse_factor",
+          std::to_string(g.factor) + " leaves a " + std::to_string(g.width()) + "x" + std::to_string(g.height()) +
+              " coarse grid, which has no cell inside its fixed border; at most " +
+              std::to_string(std::max(1, std::min(g.world.width, g.world.height) / 3)) + " for this world"};
+}
+
+// A coarse_result that does not fit the world's coarse grid, or holds values
+// that are not finite: (key, message), or an empty key.
+std::pair<std::string, std::string> result_problem(const coarse_grid& g, const heightmap_samples& result) {
+  if (!std::all_of(result.values.begin(), result.values.end(), [](float v) { return std::isfinite(v); })) {
+    return {"coarse_result", "holds values that are not finite (NaN or infinity)"};
+  }
+  if (result.width != g.width() || result.height != g.height()) {
+    return {"coarse_result", std::to_string(result.width) + "x" + std::to_string(result.height) +
+                                 " values, but this world's coarse grid is " + std::to_string(g.width()) + "x" +
+                                 std::to_string(g.height()) + " (coarse_factor " + std::to_string(g.factor) + ")"};
+  }
+  return {};
+}
+
+// Throws a problem as the domain_error the pipeline names the stage with.
+void require_none(const std::pair<std::string, std::string>& problem) {
+  if (!problem.first.empty()) throw std::domain_error(problem.first + ": " + problem.second);
 }
 
 }  // namespace
 
 std::vector<float> stream_power_coarse_change(const coarse_input& in, const stream_power_erosion_params& p,
                                               const stage_context& ctx, stream_power_maps* maps) {
-  require_interior(in.grid);
+  require_none(interior_problem(in.grid));
   // The model on the coarse grid, reading the coarse layers.
   stage_context sub = ctx;
   sub.coarse = nullptr;
@@ -551,17 +570,9 @@ layer_set apply_stream_power_erosion_coarse(heightfield& h, const stream_power_e
   const bool side = !ctx.wanted.empty();
   std::vector<float> change;
   stream_power_maps maps;
-  require_interior(g);
+  require_none(interior_problem(g));
   if (result) {
-    if (!std::all_of(result->values.begin(), result->values.end(), [](float v) { return std::isfinite(v); })) {
-      throw std::domain_error("coarse_result: holds values that are not finite (NaN or infinity)");
-    }
-    if (result->width != g.width() || result->height != g.height()) {
-      // A preset problem (domain_error: the pipeline names the stage).
-      throw std::domain_error("coarse_result: " + std::to_string(result->width) + "x" + std::to_string(result->height) +
-                              " values, but this world's coarse grid is " + std::to_string(g.width()) + "x" +
-                              std::to_string(g.height()) + " (coarse_factor " + std::to_string(g.factor) + ")");
-    }
+    require_none(result_problem(g, *result));
     if (side) {
       throw std::invalid_argument(
           "stream_power_erosion.coarse_result: the side layers need the model's run; leave coarse_result empty");
@@ -675,6 +686,20 @@ stage_info stream_power_erosion_stage_info() {
       "whole world (every cell drains to the map edge or the sea); tiling coarse: 0, after a coarse pass over the "
       "world";
   info.sea_level_param = sea_level_when("base_level", "sea");
+  // The coarse grid is the world's: checked when the preset is built, so
+  // validate and tiles plan report a grid or a coarse_result that cannot fit.
+  info.check_world = [](const json& params, const world_extent& world, const stage_inputs& inputs) {
+    std::vector<std::pair<std::string, std::string>> problems;
+    const P p = P::schema().parse(params);
+    if (p.tiling != P::tiling_kind::coarse) return problems;
+    const coarse_grid g{world, p.coarse_factor};
+    for (const auto& problem :
+         {interior_problem(g), p.coarse_result.empty() ? std::pair<std::string, std::string>{}
+                                                       : result_problem(g, *inputs.file("coarse_result"))}) {
+      if (!problem.first.empty()) problems.push_back(problem);
+    }
+    return problems;
+  };
   info.advise = [](const json& params, double, double) {
     std::vector<std::pair<std::string, std::string>> advice;
     const P p = P::schema().parse(params);

@@ -604,8 +604,9 @@ TEST_CASE("stream_power_erosion: a coarse_result that does not fit is a preset e
       .write(reinterpret_cast<const char*>(zeros.data()), static_cast<std::streamsize>(zeros.size() * 4));
   const json noise = {{"type", "opensimplex"}, {"feature_size", 24}};
   json stage = {{"type", "stream_power_erosion"}, {"tiling", "coarse"}, {"coarse_result", file.string()}};
-  // 64 cells at factor 8: the grid is 8 x 8.
-  REQUIRE_THROWS_WITH(run_preset(preset_of(json::array({noise, stage}), 64)),
+  // 64 cells at factor 8: the grid is 8 x 8. Refused when the preset is
+  // built (validate, tiles plan), before anything runs.
+  REQUIRE_THROWS_WITH(pipeline::build(preset_of(json::array({noise, stage}), 64)),
                       Catch::Contains("stages[1] (stream_power_erosion)") &&
                           Catch::Contains("coarse_result: 10x10 values, but this world's coarse grid is 8x8"));
   // At 80 cells it is 10 x 10: all zeros change nothing.

@@ -207,6 +207,13 @@ struct stage_info {
   std::function<std::vector<std::pair<std::string, std::string>>(const json& params, double cell_size,
                                                                  double height_scale)>
       advise;
+  /// Problems of a configured stage that only the preset's world shows
+  /// (e.g. a coarse grid too small, or a coarse_result of another size):
+  /// (key, message) pairs from checked params, the world and the decoded
+  /// files, reported as preset errors before anything runs. Null = none.
+  std::function<std::vector<std::pair<std::string, std::string>>(const json& params, const world_extent& world,
+                                                                 const stage_inputs& inputs)>
+      check_world;
   /// Files the stage reads (loaded and decoded by the pipeline).
   std::vector<stage_file> files;
   /// For a coarse-scope stage: the change of every coarse cell (height
