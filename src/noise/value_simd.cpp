@@ -5,9 +5,10 @@
 // octave the row first computes the column values c(ix) (two or four lattice
 // hashes blended along y) once for every lattice column it touches, then
 // each sample blends its columns along x with the weights the kernel
-// computed once for all rows. Fetching c(ix) is a lane permute of a window
-// of the column buffer when a vector's samples span fewer cells than lanes,
-// else a gather; an octave with more cells than samples hashes per sample.
+// computed once for all rows. Fetching c(ix) is a broadcast when a vector's
+// samples share one cell (the coarse octaves), a lane permute of a window of
+// the column buffer when they span fewer cells than lanes, else a gather; an
+// octave with more cells than samples hashes per sample.
 // Every path performs value_noise2's float operations in its order (separate
 // Mul and Add, never MulAdd; -ffp-contract=off), only moving the operands,
 // so the output equals the scalar reference bit for bit on every target.
@@ -112,7 +113,7 @@ struct vector_ops {
   [[nodiscard]] VF abs(VF v) const { return hn::Abs(v); }
 };
 
-template <bool Catmull, bool Signed>
+template <bool Catmull, bool Signed, fractal_kind Kind>
 void row_of_kind(const value_plan& plan, const value_row_kernel::octave_columns* octaves, int n, double wy,
                  float* HWY_RESTRICT out) {
   const DF df;
@@ -125,14 +126,18 @@ void row_of_kind(const value_plan& plan, const value_row_kernel::octave_columns*
 
   // The row's column values, octave after octave, each padded so that
   // windows of `lanes` entries from any tap stay inside.
-  std::vector<row_y> rows(count);
-  std::vector<std::size_t> offset(count + 1, 0);
+  // Scratch reused by the thread's later rows (no allocation per row).
+  thread_local std::vector<row_y> rows;
+  thread_local std::vector<std::size_t> offset;
+  thread_local std::vector<float> buffer;
+  rows.resize(count);
+  offset.assign(count + 1, 0);
   for (std::size_t k = 0; k < count; ++k) {
     rows[k] = row_of(plan, octs[k], wy);
     const int filled = (octaves[k].cells + lanes - 1) / lanes * lanes;
     offset[k + 1] = offset[k] + static_cast<std::size_t>(filled + (octaves[k].cells > 0 ? lanes + taps : 0));
   }
-  std::vector<float> buffer(offset[count] + 1);
+  buffer.resize(offset[count] + 1);
   for (std::size_t k = 0; k < count; ++k) {
     const auto& c = octaves[k];
     float* buf = buffer.data() + offset[k];
@@ -143,21 +148,46 @@ void row_of_kind(const value_plan& plan, const value_row_kernel::octave_columns*
     }
   }
 
+  // What the sample loop reads of each octave, gathered once per row.
+  struct octave_view {
+    const std::int32_t* cell;
+    const float* weight[4];
+    const float* buf;
+    std::int32_t first_cell;
+    bool direct;
+    float amplitude;
+  };
+  thread_local std::vector<octave_view> views;
+  views.resize(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto& c = octaves[k];
+    views[k] = {c.cell.data(),
+                {c.weight[0].data(), c.weight[1].data(), c.weight[2].data(), c.weight[3].data()},
+                buffer.data() + offset[k],
+                c.first_cell,
+                c.direct,
+                octs[k].amplitude};
+  }
+
   const vector_ops ops{hn::Set(df, 1.0f), hn::Set(df, 2.0f)};
+  const octave_view* HWY_RESTRICT view = views.data();
   for (int i = 0; i < n; i += lanes) {
     VF sum = hn::Zero(df);
     for (std::size_t k = 0; k < count; ++k) {
-      const auto& c = octaves[k];
+      const octave_view& c = view[k];
       const auto at = static_cast<std::size_t>(i);
-      const VI rel = hn::LoadU(di, c.cell.data() + at);
+      const VI rel = hn::LoadU(di, c.cell + at);
       VF tap[taps];
       if (c.direct) {
         const VI ix = hn::Add(rel, hn::Set(di, c.first_cell + low));
         for (int a = 0; a < taps; ++a) tap[a] = column<Catmull, Signed>(rows[k], hn::Add(ix, hn::Set(di, a)));
       } else {
-        const float* buf = buffer.data() + offset[k];
+        const float* buf = c.buf;
         const std::int32_t lo = c.cell[at], hi = c.cell[at + static_cast<std::size_t>(lanes) - 1];
-        if (hi - lo < lanes) {
+        if (hi == lo) {
+          // The whole vector in one cell (coarse octaves): broadcasts.
+          for (int a = 0; a < taps; ++a) tap[a] = hn::Set(df, buf[lo + low + a]);
+        } else if (hi - lo < lanes) {
           const auto index = hn::IndicesFromVec(df, hn::Sub(rel, hn::Set(di, lo)));
           for (int a = 0; a < taps; ++a) tap[a] = hn::TableLookupLanes(hn::LoadU(df, buf + lo + low + a), index);
         } else {
@@ -166,17 +196,18 @@ void row_of_kind(const value_plan& plan, const value_row_kernel::octave_columns*
       }
       VF v;
       if constexpr (Catmull) {
-        VF s = hn::Mul(hn::LoadU(df, c.weight[0].data() + at), tap[0]);
-        for (int a = 1; a < 4; ++a) s = hn::Add(s, hn::Mul(hn::LoadU(df, c.weight[a].data() + at), tap[a]));
+        VF s = hn::Mul(hn::LoadU(df, c.weight[0] + at), tap[0]);
+        for (int a = 1; a < 4; ++a) s = hn::Add(s, hn::Mul(hn::LoadU(df, c.weight[a] + at), tap[a]));
         // catmull_rom_finish
         const VF middle = hn::Set(df, Signed ? 0.0f : 0.5f);
         const VF r = hn::Add(hn::Mul(hn::Sub(s, middle), hn::Set(df, k_catmull_gain)), middle);
         v = hn::Min(hn::Max(r, hn::Set(df, Signed ? -1.0f : 0.0f)), hn::Set(df, 1.0f));
       } else {
-        v = hn::Add(tap[0], hn::Mul(hn::LoadU(df, c.weight[0].data() + at), hn::Sub(tap[1], tap[0])));
+        v = hn::Add(tap[0], hn::Mul(hn::LoadU(df, c.weight[0] + at), hn::Sub(tap[1], tap[0])));
       }
-      sum = landform::noise::value_detail::HWY_NAMESPACE::fractal_accumulate(plan.fractal.kind, sum, v,
-                                                                             hn::Set(df, octs[k].amplitude), ops);
+      // Kind is a constant here: the combinator's switch folds away.
+      sum =
+          landform::noise::value_detail::HWY_NAMESPACE::fractal_accumulate(Kind, sum, v, hn::Set(df, c.amplitude), ops);
     }
     if (i + lanes <= n) {
       hn::StoreU(sum, df, out + i);
@@ -188,17 +219,31 @@ void row_of_kind(const value_plan& plan, const value_row_kernel::octave_columns*
   }
 }
 
+template <bool Catmull, bool Signed>
+void row_of_fade(const value_plan& plan, const value_row_kernel::octave_columns* octaves, int n, double wy,
+                 float* HWY_RESTRICT out) {
+  switch (plan.fractal.kind) {
+    case fractal_kind::ridged:
+      return row_of_kind<Catmull, Signed, fractal_kind::ridged>(plan, octaves, n, wy, out);
+    case fractal_kind::billow:
+      return row_of_kind<Catmull, Signed, fractal_kind::billow>(plan, octaves, n, wy, out);
+    case fractal_kind::fbm:
+      break;
+  }
+  row_of_kind<Catmull, Signed, fractal_kind::fbm>(plan, octaves, n, wy, out);
+}
+
 void row(const value_plan& plan, const value_row_kernel::octave_columns* octaves, int n, double wy,
          float* HWY_RESTRICT out) {
   const bool catmull = plan.fade == value_fade::catmull_rom;
   if (catmull && plan.is_signed) {
-    row_of_kind<true, true>(plan, octaves, n, wy, out);
+    row_of_fade<true, true>(plan, octaves, n, wy, out);
   } else if (catmull) {
-    row_of_kind<true, false>(plan, octaves, n, wy, out);
+    row_of_fade<true, false>(plan, octaves, n, wy, out);
   } else if (plan.is_signed) {
-    row_of_kind<false, true>(plan, octaves, n, wy, out);
+    row_of_fade<false, true>(plan, octaves, n, wy, out);
   } else {
-    row_of_kind<false, false>(plan, octaves, n, wy, out);
+    row_of_fade<false, false>(plan, octaves, n, wy, out);
   }
 }
 
