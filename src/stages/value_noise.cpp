@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <numbers>
+#include <cstdio>
 #include <stdexcept>
-#include <vector>
 
 #include "landform/core/parallel.hpp"
 #include "landform/core/rng.hpp"
@@ -82,122 +81,81 @@ int value_noise_passes(const value_noise_params& p, const world_extent& world, d
 
 namespace {
 
-using interp = value_noise_params::interpolation_kind;
-
-// One lattice layer: contribution weight * (a * v + b) with v in [0, 1).
-struct layer {
-  double frequency;  // lattice units per world unit
-  double weight;
-  double a, b;
-  std::uint64_t stream;  // hash state after (seed, layer index)
-};
-
-double fade(double t, interp kind) {
+noise::value_fade fade_of(value_noise_params::interpolation_kind kind) {
+  using I = value_noise_params::interpolation_kind;
   switch (kind) {
-    case interp::linear:
-      return t;
-    case interp::cosine:
-      return (1.0 - std::cos(std::numbers::pi * t)) / 2.0;
-    case interp::cubic:
-      return t * t * (3.0 - 2.0 * t);
-    case interp::quintic:
-      return t * t * t * (t * (t * 6.0 - 15.0) + 10.0);
-    case interp::catmull_rom:
-      return t;  // not used
+    case I::linear:
+      return noise::value_fade::linear;
+    case I::cosine:
+      return noise::value_fade::cosine;
+    case I::cubic:
+      return noise::value_fade::cubic;
+    case I::catmull_rom:
+      return noise::value_fade::catmull_rom;
+    case I::quintic:
+      break;
   }
-  return t;
-}
-
-double lattice(std::uint64_t stream, std::int64_t ix, std::int64_t iy) {
-  return unit_double(
-      hash_combine(hash_combine(stream, static_cast<std::uint64_t>(ix)), static_cast<std::uint64_t>(iy)));
-}
-
-// Catmull-Rom weights for the four values at -1, 0, 1, 2 around t in [0, 1).
-void catmull_rom_weights(double t, double w[4]) {
-  const double t2 = t * t, t3 = t2 * t;
-  w[0] = 0.5 * (-t3 + 2.0 * t2 - t);
-  w[1] = 0.5 * (3.0 * t3 - 5.0 * t2 + 2.0);
-  w[2] = 0.5 * (-3.0 * t3 + 4.0 * t2 + t);
-  w[3] = 0.5 * (t3 - t2);
-}
-
-// The layer's interpolated value in [0, 1] at lattice coordinates (x, y).
-double sample(const layer& l, double x, double y, interp kind) {
-  const double fx = std::floor(x), fy = std::floor(y);
-  const double tx = x - fx, ty = y - fy;
-  const auto ix = static_cast<std::int64_t>(fx), iy = static_cast<std::int64_t>(fy);
-  if (kind == interp::catmull_rom) {
-    double wx[4], wy[4];
-    catmull_rom_weights(tx, wx);
-    catmull_rom_weights(ty, wy);
-    double sum = 0.0;
-    for (int b = 0; b < 4; ++b) {
-      double row = 0.0;
-      for (int a = 0; a < 4; ++a) row += wx[a] * (2.0 * lattice(l.stream, ix + a - 1, iy + b - 1) - 1.0);
-      sum += wy[b] * row;
-    }
-    // |sum| <= (sum of |w|)^2 = 1.25^2 for values in [-1, 1].
-    return std::clamp(0.5 + sum / (2.0 * 1.5625), 0.0, 1.0);
-  }
-  const double v00 = lattice(l.stream, ix, iy), v10 = lattice(l.stream, ix + 1, iy);
-  const double v01 = lattice(l.stream, ix, iy + 1), v11 = lattice(l.stream, ix + 1, iy + 1);
-  const double sx = fade(tx, kind), sy = fade(ty, kind);
-  // As in seed 001: (N1 (1 - sx) + N2 sx) (1 - sy) + (N3 (1 - sx) + N4 sx) sy.
-  return (v00 * (1.0 - sx) + v10 * sx) * (1.0 - sy) + (v01 * (1.0 - sx) + v11 * sx) * sy;
-}
-
-std::vector<layer> make_layers(const value_noise_params& p, const stage_context& ctx, double cell_size) {
-  std::vector<layer> layers;
-  const std::uint64_t base = mix64(ctx.seed);
-  if (p.mode == value_noise_params::mode_kind::multiresolution) {
-    const int n = value_noise_passes(p, ctx.world, cell_size);
-    for (int k = 0; k < n; ++k) {
-      layers.push_back({1.0 / (p.spacing * std::ldexp(1.0, k)), p.scale * std::pow(p.multiplier, k), 1.0, 0.0,
-                        hash_combine(base, static_cast<std::uint64_t>(k))});
-    }
-  } else {
-    for (int k = 0; k < p.octaves; ++k) {
-      layers.push_back({std::pow(p.lacunarity, k) / p.feature_size, p.amplitude * std::pow(p.gain, k), 2.0, -1.0,
-                        hash_combine(base, static_cast<std::uint64_t>(k))});
-    }
-  }
-  if (p.normalize) {
-    double total = 0.0;
-    for (const auto& l : layers) total += std::abs(l.weight);
-    if (total > 0.0)
-      for (auto& l : layers) l.weight /= total;
-  }
-  return layers;
+  return noise::value_fade::quintic;
 }
 
 }  // namespace
 
+noise::value_plan value_noise_plan(const value_noise_params& p, const world_extent& world, double cell_size,
+                                   std::uint64_t seed) {
+  noise::value_plan plan;
+  plan.fade = fade_of(p.interpolation);
+  if (p.mode == value_noise_params::mode_kind::fbm) {
+    // The shared fBm combinator's plan; normalize divides the amplitudes
+    // (in double, before they are rounded to float) by their sum.
+    double total = 0.0, a = p.amplitude;
+    for (int k = 0; k < p.octaves; ++k, a *= p.gain) total += std::abs(a);
+    noise::fractal_settings s;
+    s.feature_size = p.feature_size;
+    s.octaves = p.octaves;
+    s.lacunarity = p.lacunarity;
+    s.gain = p.gain;
+    s.amplitude = p.normalize && total > 0.0 ? p.amplitude / total : p.amplitude;
+    plan.fractal = noise::make_fractal_plan(s, seed);
+    plan.is_signed = true;
+    return plan;
+  }
+  // Seed 001's passes as octaves of the same combinator: pass k has spacing
+  // spacing * 2^k and weight scale * multiplier^k on values in [0, 1).
+  const int n = value_noise_passes(p, world, cell_size);
+  double total = 0.0;
+  for (int k = 0; k < n; ++k) total += std::abs(p.scale * std::pow(p.multiplier, k));
+  for (int k = 0; k < n; ++k) {
+    noise::octave o;
+    o.frequency = 1.0 / (p.spacing * std::ldexp(1.0, k));
+    const double weight = p.scale * std::pow(p.multiplier, k);
+    o.amplitude = static_cast<float>(p.normalize && total > 0.0 ? weight / total : weight);
+    o.seed = static_cast<std::int64_t>(hash64(seed, static_cast<std::uint64_t>(k)));
+    plan.fractal.octaves.push_back(o);
+  }
+  plan.is_signed = false;
+  return plan;
+}
+
 void apply_value_noise(heightfield& h, const value_noise_params& p, const stage_context& ctx) {
   const region& r = h.placement();
-  const std::vector<layer> layers = make_layers(p, ctx, r.cell_size);
-  // Lattice coordinates must stay exact as integers and fractions.
-  constexpr double k_limit = 1125899906842624.0;  // 2^50
+  const noise::value_plan plan = value_noise_plan(p, ctx.world, r.cell_size, ctx.seed);
+  // Lattice indices are 32-bit (Catmull-Rom reads two cells beyond).
   const double far = std::max({std::abs(r.world_x(0)), std::abs(r.world_x(r.width - 1)), std::abs(r.world_y(0)),
                                std::abs(r.world_y(r.height - 1))});
-  for (const auto& l : layers) {
-    if (far * l.frequency > k_limit) {
-      throw std::domain_error("value noise lattice coordinates exceed 2^50; increase spacing or feature_size");
+  for (const auto& o : plan.fractal.octaves) {
+    if (!(far * o.frequency < noise::k_value_noise_limit)) {
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "value noise lattice coordinates reach %.3g, beyond the 1e9 the 32-bit lattice is defined for; "
+                    "increase spacing or feature_size, use fewer octaves or move the origin toward 0",
+                    far * o.frequency);
+      throw std::domain_error(text);
     }
   }
+  // The columns' cells and weights are the same for every row: computed once.
+  const noise::value_row_kernel kernel(plan, r.origin_x, h.width(), r.cell_size);
   ctx.parallel_rows(h.height(), [&](int y0, int y1) {
-    for (int j = y0; j < y1; ++j) {
-      float* out = h.row(j);
-      const double wy = r.world_y(j);
-      for (int i = 0; i < h.width(); ++i) {
-        const double wx = r.world_x(i);
-        double sum = 0.0;
-        for (const auto& l : layers) {
-          sum += l.weight * (l.a * sample(l, wx * l.frequency, wy * l.frequency, p.interpolation) + l.b);
-        }
-        out[i] = static_cast<float>(sum);
-      }
-    }
+    for (int j = y0; j < y1; ++j) kernel.row(r.world_y(j), h.row(j));
   });
 }
 
@@ -205,13 +163,14 @@ stage_info value_noise_stage_info() {
   return make_stage_info<value_noise_params>(
       "value_noise", stage_category::generator, stage_scope::pointwise,
       "multi-resolution value noise (seed 001) or value-noise fBm from hashed lattice values",
-      "Lattice values are hash(seed, layer, ix, iy) uniform in [0, 1), so the map depends on neither the map size "
-      "nor the region. multiresolution is Shawn Swift's Perlin Noise HeightMap Generator (2003, seed document "
-      "001): pass k has spacing `spacing` * 2^k and values in [0, scale * multiplier^k], summed, with the "
-      "original's cosine-weighted bilinear interpolation; scale 0.25 and multiplier 2 in a 1024-cell world give "
-      "10 passes and heights in [0, 255.75] like the original. fbm: octave k has spacing feature_size / "
-      "lacunarity^k and values in [-1, 1] * amplitude * gain^k. catmull_rom is bicubic, scaled by 1/1.5625 so "
-      "ranges hold.",
+      "Lattice values are the top 24 bits of xxHash32(iy, ix) under a 32-bit seed per layer, hashed from (seed, "
+      "layer), so the map depends on neither the map size nor the region. multiresolution is Shawn Swift's Perlin "
+      "Noise HeightMap Generator (2003, seed document 001): pass k has spacing `spacing` * 2^k and values in [0, "
+      "scale * multiplier^k], summed, with the original's cosine-weighted bilinear interpolation; scale 0.25 and "
+      "multiplier 2 in a 1024-cell world give 10 passes and heights in [0, 255.75] like the original. fbm: the "
+      "shared fBm combinator, octave k has spacing feature_size / lacunarity^k and values in [-1, 1] * amplitude * "
+      "gain^k. catmull_rom is bicubic, scaled by 1/1.5625 so ranges hold. Float SIMD with runtime dispatch, "
+      "bit-identical on every CPU.",
       &apply_value_noise);
 }
 

@@ -1,8 +1,8 @@
-// Unit tests for the `value_noise` generator: seed 001's multi-resolution
-// passes against a literal transcription of the original loop, the automatic
-// pass count, ranges over millions of points (negative and ~1e6
-// coordinates), fBm ranges for every interpolation, determinism across thread
-// counts, seed sensitivity, region consistency and parameter errors.
+// Unit tests for the `value_noise` generator: seed 001's multi-resolution passes against a literal transcription of the
+// original loop, the automatic pass count, ranges over millions of points
+// (negative and ~1e6 coordinates), fBm ranges for every interpolation,
+// continuity, determinism across thread counts, seed sensitivity, region
+// consistency and parameter errors.
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "landform/core/rng.hpp"
+#include "landform/noise/value.hpp"
 #include "landform/stages/value_noise.hpp"
 #include "unit/stage_checks.hpp"
 
@@ -20,11 +21,22 @@ using namespace landform;
 using namespace landform_test;
 using P = value_noise_params;
 
-// The lattice contract: value of layer k at (ix, iy) is hash(seed, k, ix, iy).
+// The lattice contract: layer k's value at (ix, iy) is the top 24 bits of
+// xxHash32(iy, ix) (test_value_lattice.cpp checks noise::value_hash against
+// the specification) under the 32-bit fold of hash64(seed, k), in [0, 1)
+// (multiresolution) or [-1, 1) (fbm).
+std::uint32_t lattice_hash(std::uint64_t seed, int k, std::int64_t ix, std::int64_t iy) {
+  return noise::value_hash(noise::value_seed32(static_cast<std::int64_t>(hash64(seed, static_cast<std::uint64_t>(k)))),
+                           static_cast<std::int32_t>(ix), static_cast<std::int32_t>(iy));
+}
+
 double lattice_value(std::uint64_t seed, int k, std::int64_t ix, std::int64_t iy) {
-  return unit_double(hash_combine(
-      hash_combine(hash_combine(mix64(seed), static_cast<std::uint64_t>(k)), static_cast<std::uint64_t>(ix)),
-      static_cast<std::uint64_t>(iy)));
+  return static_cast<double>(lattice_hash(seed, k, ix, iy) >> 8) / 16777216.0;
+}
+
+double signed_lattice_value(std::uint64_t seed, int k, std::int64_t ix, std::int64_t iy) {
+  const auto h = static_cast<std::int32_t>(lattice_hash(seed, k, ix, iy));
+  return static_cast<double>(h >> 8) / 8388608.0;
 }
 
 // Seed document 001's Generate_Heightmap(), transcribed loop for loop
@@ -165,7 +177,7 @@ TEST_CASE("value_noise: fbm octave 1 interpolates lattice values exactly at latt
   for (int j = 0; j < 64; j += 8)
     for (int i = 0; i < 64; i += 8) {
       const std::int64_t ix = (-32 + i) / 8, iy = (-32 + j) / 8;
-      REQUIRE(h.at(i, j) == static_cast<float>(2.0 * lattice_value(99, 0, ix, iy) - 1.0));
+      REQUIRE(h.at(i, j) == static_cast<float>(signed_lattice_value(99, 0, ix, iy)));
     }
 }
 
@@ -173,6 +185,7 @@ TEST_CASE("value_noise: deterministic, seed-sensitive and region-consistent", "[
   const json stage =
       GENERATE(json{{"type", "value_noise"}},
                json{{"type", "value_noise"}, {"mode", "fbm"}, {"feature_size", 30}, {"interpolation", "catmull_rom"}},
+               json{{"type", "value_noise"}, {"mode", "fbm"}, {"feature_size", 7}, {"octaves", 9}},
                json{{"type", "value_noise"}, {"spacing", 3.5}, {"interpolation", "quintic"}});
   INFO(stage.dump());
   const json stages = json::array({stage});
@@ -190,4 +203,38 @@ TEST_CASE("value_noise: out-of-range parameters name their JSON path", "[stages]
   require_rejected({{"type", "value_noise"}, {"interpolation", "cubc"}},
                    "stages[0] (value_noise).interpolation: \"cubc\" is not one of cosine | linear | cubic | quintic | "
                    "catmull_rom; did you mean \"cubic\"?");
+}
+
+TEST_CASE("value_noise: fbm is continuous: neighbours within the Lipschitz bound", "[stages][value_noise]") {
+  // Per noise unit along x a sample moves by at most max fade' * |c1 - c0|
+  // with |c1 - c0| <= 2: 2 (linear), 3 (cubic), 15/8 * 2 (quintic), pi
+  // (cosine). Octave k adds a_k f_k times that per world unit.
+  const auto [interp, fade_slope] =
+      GENERATE(std::pair{P::interpolation_kind::linear, 2.0}, std::pair{P::interpolation_kind::cubic, 3.0},
+               std::pair{P::interpolation_kind::quintic, 3.75}, std::pair{P::interpolation_kind::cosine, 3.1416});
+  P p;
+  p.mode = P::mode_kind::fbm;
+  p.interpolation = interp;
+  p.feature_size = 256.0;
+  double slope = 0.0;
+  for (int k = 0; k < p.octaves; ++k) slope += std::pow(0.5, k) * std::pow(2.0, k) / 256.0;
+  const double step_bound = fade_slope * slope * 2.0 + 1e-5;  // cell size 2
+  double largest = 0.0;
+  for (const auto& [ox, oy] : range_origins()) {
+    heightfield h = field_at(300, 40, ox, oy, 2.0);
+    apply_value_noise(h, p, context_for(h, 31));
+    for (int j = 0; j < h.height(); ++j)
+      for (int i = 1; i < h.width(); ++i) largest = std::max(largest, std::abs(double(h.at(i, j)) - h.at(i - 1, j)));
+  }
+  CHECK(largest <= step_bound);
+  CHECK(largest > step_bound / 20.0);  // not flat
+}
+
+TEST_CASE("value_noise: lattice coordinates beyond the 32-bit lattice are refused", "[stages][value_noise][errors]") {
+  heightfield h = field_at(8, 8, 2000000000, 0);
+  P p;
+  p.mode = P::mode_kind::fbm;
+  p.feature_size = 1.0;
+  CHECK_THROWS_WITH(apply_value_noise(h, p, context_for(h, 1)),
+                    Catch::Contains("value noise lattice coordinates reach 2e+09, beyond the 1e9"));
 }

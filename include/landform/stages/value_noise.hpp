@@ -3,6 +3,9 @@
 /// `value_noise`: multi-resolution value noise (seed document 001) and
 /// value-noise fBm, from hashed lattice values at world coordinates.
 
+#include <cstdint>
+
+#include "landform/noise/value.hpp"
 #include "landform/stages/stage.hpp"
 
 namespace landform {
@@ -34,13 +37,20 @@ struct value_noise_params {
 /// (p.passes, or the automatic count when it is 0).
 int value_noise_passes(const value_noise_params& p, const world_extent& world, double cell_size);
 
+/// The octave plan of `p` in a world of `world` cells at `cell_size` under a
+/// stage seed: fbm is the shared fBm plan (noise/fbm.hpp) on a signed lattice;
+/// multiresolution has one octave per pass on an unsigned lattice.
+noise::value_plan value_noise_plan(const value_noise_params& p, const world_extent& world, double cell_size,
+                                   std::uint64_t seed);
+
 /// Fills `h` with value noise sampled at each cell's world position.
 ///
 /// Method. A value lattice assigns each integer lattice point (ix, iy) of
-/// layer k the value v = hash(seed, k, ix, iy) uniform in [0, 1) (core/rng.hpp),
-/// so the map depends neither on the map size nor on the region, and every
-/// sample between lattice points is an interpolation of the four (sixteen for
-/// catmull_rom) around it.
+/// layer k the value v = the top 24 bits of xxHash32(iy, ix) under the seed
+/// hash64(seed, k) folded to 32 bits, uniform in [0, 1) (noise/value.hpp), so
+/// the map depends neither on the map size nor on the region, and every
+/// sample between lattice points is an interpolation, in float, of the four
+/// (sixteen for catmull_rom) around it. Lattice indices are 32-bit.
 /// - `multiresolution` reproduces Shawn Swift's "Perlin Noise HeightMap
 ///   Generator" (2003, public domain; seed document 001): pass k (k = 0, 1,
 ///   ..., passes - 1) has lattice spacing `spacing` x 2^k and values uniform in
@@ -51,7 +61,8 @@ int value_noise_passes(const value_noise_params& p, const world_extent& world, d
 ///   [0, 255.75], the original's 8-bit image before its clamp to 255.
 ///   Range: [0, scale x (multiplier^passes - 1) / (multiplier - 1)].
 /// - `fbm` is the usual value-noise fractal sum: octave k has lattice spacing
-///   feature_size / lacunarity^k and values 2v - 1 in [-1, 1] scaled by
+///   feature_size / lacunarity^k (the shared fBm plan, noise/fbm.hpp) and
+///   signed lattice values in [-1, 1) scaled by
 ///   amplitude x gain^k. Range: +-|amplitude| x (1 - gain^octaves) / (1 - gain).
 /// `normalize` divides by the sum of the amplitudes so the ranges become
 /// [0, 1] and [-1, 1].
@@ -71,8 +82,9 @@ int value_noise_passes(const value_noise_params& p, const world_extent& world, d
 /// @pre none beyond the schema; the heightfield's values are not read.
 /// @post every cell is replaced and lies in the range above.
 /// Pointwise: a region equals the same window of the world; rows run in
-/// parallel and the result does not depend on the thread count. Throws
-/// std::domain_error if lattice coordinates exceed 2^50 (absurd spacings).
+/// parallel and the result does not depend on the thread count or on the
+/// SIMD target (noise::value_row_kernel). Throws std::domain_error if
+/// lattice coordinates (world coordinate / lattice spacing) reach 1e9.
 void apply_value_noise(heightfield& h, const value_noise_params& p, const stage_context& ctx);
 
 stage_info value_noise_stage_info();
