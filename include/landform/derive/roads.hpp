@@ -96,8 +96,11 @@ double road_step_cost(double run_m, double rise_m, const road_params& p);
 /// > 0 the search runs over states (cell, direction of the step that entered
 /// it), 8 or 16 per cell, as Galin et al. 2010 put curvature into the
 /// road cost: each step adds curvature_penalty x the angle (radians, 0..pi)
-/// between it and the step before; the first step turns for free. Distances
-/// are kept as float (4 + 1 bytes a state: 80 B a cell with 16 directions).
+/// between it and the step before; the first step turns for free. Its A*
+/// bound is then the exact cost-to-go without turning (a backward Dijkstra on
+/// cells first, which also rejects unreachable links cheaply). Distances are
+/// kept as float (4 + 1 bytes a state: 88 B a cell with 16 directions and the
+/// cost-to-go).
 /// @return the path, or an empty `cells` when no admissible path exists;
 /// `cost` is the path's cost summed again in double
 road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from, std::uint32_t to);
