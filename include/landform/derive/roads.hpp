@@ -3,9 +3,10 @@
 /// Roads over a whole world: sites (given or chosen flat, dry and near water)
 /// linked by a minimum spanning tree, each link a least-cost path over the
 /// terrain (Dijkstra on an 8- or 16-neighbour mask, after Galin et al. 2010,
-/// "Procedural Generation of Roads") whose cost grows with the grade, with a
-/// hard maximum grade, the sea and lakes impassable and rivers crossed only
-/// on straight bridges; plus the road bed that `road_flatten` levels.
+/// "Procedural Generation of Roads") whose cost grows with the grade and the
+/// turning (over (cell, heading) states), with a hard maximum grade, the sea
+/// and lakes impassable and rivers crossed only on straight bridges; plus the
+/// road bed that `road_flatten` levels.
 ///
 /// Water (sea, lakes, rivers) comes from derive/water.hpp's compute_water().
 
