@@ -167,6 +167,52 @@ TEST_CASE("roads: the path cost equals a plain exact Dijkstra on the same cost g
   CHECK(compared >= 16);
 }
 
+TEST_CASE("roads: the turning search's cost-to-go bound keeps bridges, rivers and a start on water",
+          "[derive][roads]") {
+  // Random terrain crossed by rivers (every 9th column and row), 5 % sea;
+  // some starts on river cells. With a vanishing turning cost the state
+  // search must find the cell search's cost and reachability: a bound that
+  // missed a bridge or a start on water would lose or lengthen links.
+  const int n = 40;
+  road_grid g;
+  g.width = g.height = n;
+  g.cell_size = 10.0;
+  g.z.resize(static_cast<std::size_t>(n) * n);
+  g.blocked.assign(g.z.size(), 0);
+  g.river.assign(g.z.size(), 0);
+  for (int y = 0; y < n; ++y) {
+    for (int x = 0; x < n; ++x) {
+      const std::size_t c = at(n, x, y);
+      g.z[c] = 2.0 * unit_double(hash64(29, 1, static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y)));
+      g.blocked[c] = hash64(29, 2, c) % 20 == 0 ? 1 : 0;
+      g.river[c] = g.blocked[c] == 0 && (x % 9 == 4 || y % 9 == 4) ? 1 : 0;
+    }
+  }
+  road_params p;
+  p.max_grade_percent = 25;
+  p.bridge_cost = 40;
+  p.max_bridge_m = 20;
+  int bridged = 0, compared = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const auto from = static_cast<std::uint32_t>(at(n, 4 + 3 * trial, 1 + trial));  // (4, 1): a river cell
+    const auto to = static_cast<std::uint32_t>(at(n, n - 2 - 2 * trial, n - 3 - trial));
+    g.blocked[from] = g.blocked[to] = 0;
+    g.river[to] = 0;
+    p.curvature_penalty = 0;
+    const road_path cells = find_road(g, p, from, to);
+    p.curvature_penalty = 1e-9;
+    const road_path states = find_road(g, p, from, to);
+    INFO("trial " << trial);
+    REQUIRE(cells.cells.empty() == states.cells.empty());
+    if (cells.cells.empty()) continue;
+    ++compared;
+    bridged += cells.bridges > 0;
+    CHECK(states.cost == Approx(cells.cost).epsilon(1e-6));
+  }
+  CHECK(compared >= 6);
+  CHECK(bridged >= 4);
+}
+
 TEST_CASE("roads: curvature_penalty straightens the cell-scale zigzag on a noisy slope", "[derive][roads]") {
   // A 3 % plane with +-0.75 m of white noise per 20 m cell: grades up to
   // ~10 % step to step, so the cheapest path without a turning cost zigzags
