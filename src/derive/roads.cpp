@@ -234,30 +234,37 @@ double move_cost(const road_grid& g, const road_params& p, std::uint32_t c, int 
   return cost;
 }
 
-// The exact cost-to-go to `to` without turning, per cell: a Dijkstra
-// backwards over the cell graph (the same moves, bridges and follow layer as
-// find_road), stopped when `from` is settled. A cell not settled by then
-// gets that last settled cost, a lower bound of its own. Turning only adds
-// cost, so this is an admissible and consistent A* bound for the search
-// over (cell, heading) states, and a tight one: that search then keeps to a
-// corridor around the path. Empty when `to` cannot be reached from `from`.
+// The exact cost-to-go to `to` without turning, per cell: an A* backwards
+// over the cell graph (the same moves, bridges and follow layer as
+// find_road; bound: the straight distance to `from` x the cheapest cost per
+// metre, f), stopped when `from` is settled at cost C. A cell c not settled
+// then has cost-to-go >= C - f |c - from|, and >= f |c - to|: it takes the
+// larger. Both are f-Lipschitz and the settled cells' exact costs are <=
+// C - f |c - from|, so the whole is a consistent A* bound for the search over
+// (cell, heading) states (turning only adds cost), and a tight one: that
+// search keeps to a corridor around the path. Empty when `to` cannot be
+// reached from `from`.
 std::vector<double> cost_to_go(const road_grid& g, const road_params& p, int moves, std::uint32_t from,
-                               std::uint32_t to) {
+                               std::uint32_t to, double min_factor) {
+  auto straight = [&](std::uint32_t c, std::uint32_t t) {
+    const double dx = col_of(c, g.width) - col_of(t, g.width);
+    const double dy = row_of(c, g.width) - row_of(t, g.width);
+    return std::sqrt(dx * dx + dy * dy) * g.cell_size * min_factor;
+  };
   const std::size_t n = static_cast<std::size_t>(g.width) * static_cast<std::size_t>(g.height);
   std::vector<double> h(n, k_unreached);
   std::vector<std::uint8_t> done(n, 0);
-  using entry = std::pair<double, std::uint32_t>;  // (cost to go, cell): ties by cell index
+  using entry = std::pair<double, std::uint32_t>;  // (cost to go + bound, cell): ties by cell index
   std::priority_queue<entry, std::vector<entry>, std::greater<>> open;
   h[to] = 0.0;
-  open.emplace(0.0, to);
-  double last = 0.0;
+  open.emplace(straight(to, from), to);
   while (!open.empty()) {
-    const auto [d, m] = open.top();
+    const std::uint32_t m = open.top().second;
     open.pop();
     if (done[m] != 0) continue;
     done[m] = 1;
-    last = d;
     if (m == from) break;
+    const double d = h[m];
     for (int k = 0; k < moves; ++k) {
       // The cell the move k into m starts from: one step back, or for a
       // bridge the first land cell behind the river cells. `from` itself
@@ -279,13 +286,14 @@ std::vector<double> cost_to_go(const road_grid& g, const road_params& p, int mov
       if (cost < 0.0 || land != m) continue;
       if (d + cost < h[c]) {
         h[c] = d + cost;
-        open.emplace(h[c], c);
+        open.emplace(h[c] + straight(c, from), c);
       }
     }
   }
   if (done[from] == 0) return {};
-  for (std::size_t c = 0; c < n; ++c) {
-    if (done[c] == 0) h[c] = last;
+  const double total = h[from];
+  for (std::uint32_t c = 0; c < n; ++c) {
+    if (done[c] == 0) h[c] = std::max(total - straight(c, from), straight(c, to));
   }
   return h;
 }
@@ -314,7 +322,7 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
   const double min_factor = p.follow != nullptr ? std::min(1.0, p.follow_factor) : 1.0;
   std::vector<double> to_go;
   if (turning) {
-    to_go = cost_to_go(g, p, moves, from, to);
+    to_go = cost_to_go(g, p, moves, from, to, min_factor);
     if (to_go.empty()) return {};
   }
   auto bound = [&](std::uint32_t c) {

@@ -91,6 +91,17 @@ double plain_dijkstra(const road_grid& g, const road_params& p, std::size_t from
   return std::numeric_limits<double>::infinity();
 }
 
+// An n x n road grid of `cell_size` m cells, all land at height 0.
+road_grid land_grid(int n, double cell_size) {
+  road_grid g;
+  g.width = g.height = n;
+  g.cell_size = cell_size;
+  g.z.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0.0);
+  g.blocked.assign(g.z.size(), 0);
+  g.river.assign(g.z.size(), 0);
+  return g;
+}
+
 // The steepest step of `cells` on heights `z` (height units), in percent.
 double steepest(const std::vector<std::uint32_t>& cells, const float* z, int w, double cs, double scale) {
   double worst = 0;
@@ -174,12 +185,7 @@ TEST_CASE("roads: the turning search's cost-to-go bound keeps bridges, rivers an
   // search must find the cell search's cost and reachability: a bound that
   // missed a bridge or a start on water would lose or lengthen links.
   const int n = 40;
-  road_grid g;
-  g.width = g.height = n;
-  g.cell_size = 10.0;
-  g.z.resize(static_cast<std::size_t>(n) * n);
-  g.blocked.assign(g.z.size(), 0);
-  g.river.assign(g.z.size(), 0);
+  road_grid g = land_grid(n, 10.0);
   for (int y = 0; y < n; ++y) {
     for (int x = 0; x < n; ++x) {
       const std::size_t c = at(n, x, y);
@@ -218,12 +224,7 @@ TEST_CASE("roads: curvature_penalty straightens the cell-scale zigzag on a noisy
   // ~10 % step to step, so the cheapest path without a turning cost zigzags
   // between headings to dodge bumps.
   const int n = 96;
-  road_grid g;
-  g.width = g.height = n;
-  g.cell_size = 20.0;
-  g.z.resize(static_cast<std::size_t>(n) * n);
-  g.blocked.assign(g.z.size(), 0);
-  g.river.assign(g.z.size(), 0);
+  road_grid g = land_grid(n, 20.0);
   for (int y = 0; y < n; ++y)
     for (int x = 0; x < n; ++x)
       g.z[at(n, x, y)] =
