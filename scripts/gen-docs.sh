@@ -57,4 +57,9 @@ cp "$tmp/roads/road.png" docs/img/roads/road.png
 "$bin" build presets/roads.json --size 128 --set 'world=[512,512]' --set 'origin=[280,236]' \
   --set "outputs=$road_maps" -o "$tmp/roads_zoom" --quiet
 for f in preview road; do cp "$tmp/roads_zoom/$f.png" "docs/img/roads/zoom_$f.png"; done
+# The same window without the turning cost (curvature_penalty 0), to compare.
+"$bin" build presets/roads.json --size 128 --set 'world=[512,512]' --set 'origin=[280,236]' \
+  --set stages.3.curvature_penalty=0 --set "outputs=${road_maps//\"width_m\":8,/\"width_m\":8,\"curvature_penalty\":0,}" \
+  -o "$tmp/roads_zoom_straight" --quiet
+for f in preview road; do cp "$tmp/roads_zoom_straight/$f.png" "docs/img/roads/zoom_${f}_no_turning_cost.png"; done
 echo "docs/img/roads regenerated" >&2

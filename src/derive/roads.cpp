@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 #include <queue>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 
@@ -18,7 +19,6 @@ namespace landform {
 namespace {
 
 constexpr double k_unreached = std::numeric_limits<double>::infinity();
-constexpr std::uint32_t k_no_parent = 0xffffffffu;
 
 // The 16 moves: 8 king moves, then 8 knight moves.
 constexpr std::array<int, 16> k_move_dx = {1, 1, 0, -1, -1, -1, 0, 1, 2, 1, -1, -2, -2, -1, 1, 2};
@@ -178,79 +178,238 @@ double road_step_cost(double run_m, double rise_m, const road_params& p) {
   return run_m * (1.0 + p.grade_penalty * r * r);
 }
 
+namespace {
+
+// A search state's link byte: how the state was reached. With turning, the
+// state is (cell, direction of the entering move) and the low bits hold the
+// parent state's direction; without, the state is the cell and they hold
+// the entering move.
+constexpr std::uint8_t k_link_move = 0x0f;
+constexpr std::uint8_t k_link_bridge = 0x20;
+constexpr std::uint8_t k_link_start = 0x40;
+constexpr std::uint8_t k_link_done = 0x80;
+
+// The angle (radians, 0..pi) between moves a and b, times the penalty.
+std::array<double, 256> turn_costs(double penalty) {
+  std::array<double, 256> t{};
+  for (std::size_t a = 0; a < 16; ++a) {
+    for (std::size_t b = 0; b < 16; ++b) {
+      const double dot = k_move_dx[a] * k_move_dx[b] + k_move_dy[a] * k_move_dy[b];
+      const double cross = k_move_dx[a] * k_move_dy[b] - k_move_dy[a] * k_move_dx[b];
+      t[a * 16 + b] = penalty * std::abs(std::atan2(cross, dot));
+    }
+  }
+  return t;
+}
+
+// Move k from cell c: the cell it lands on (`land`; past the river for a
+// bridge, `bridge` set) and its cost without turning; negative when the move
+// is not allowed.
+double move_cost(const road_grid& g, const road_params& p, std::uint32_t c, int k, std::uint32_t& land, bool& bridge) {
+  const int x = col_of(c, g.width), y = row_of(c, g.width);
+  const int dx = k_move_dx[static_cast<std::size_t>(k)], dy = k_move_dy[static_cast<std::size_t>(k)];
+  const int nx = x + dx, ny = y + dy;
+  if (nx < 0 || ny < 0 || nx >= g.width || ny >= g.height) return -1.0;
+  const std::size_t m = cell_index(g.width, nx, ny);
+  if (g.blocked[m] != 0) return -1.0;
+  const double run = std::sqrt(static_cast<double>(dx * dx + dy * dy)) * g.cell_size;
+  double cost = 0.0;
+  bridge = g.river[m] != 0;
+  if (bridge) {
+    // A bridge: straight on over river cells (king directions only) to land.
+    if (k >= 8) return -1.0;
+    const int t = bridge_steps(g, p, x, y, dx, dy, run);
+    if (t == 0) return -1.0;
+    land = static_cast<std::uint32_t>(cell_index(g.width, x + t * dx, y + t * dy));
+    cost = road_step_cost(t * run, g.z[land] - g.z[c], p);  // end to end over (t - 1) river cells
+    if (cost < 0.0) return -1.0;
+    cost += p.bridge_cost;
+  } else {
+    if (!move_allowed(g, x, y, dx, dy)) return -1.0;
+    land = static_cast<std::uint32_t>(m);
+    cost = road_step_cost(run, g.z[m] - g.z[c], p);
+    if (cost < 0.0) return -1.0;
+  }
+  if (p.follow != nullptr) cost *= 1.0 - (1.0 - p.follow_factor) * std::clamp((*p.follow)[land], 0.0f, 1.0f);
+  return cost;
+}
+
+// The exact cost-to-go to `to` without turning, per cell: an A* backwards
+// over the cell graph (the same moves, bridges and follow layer as
+// find_road; bound: the straight distance to `from` x the cheapest cost per
+// metre, f), stopped when `from` is settled at cost C. A cell c not settled
+// then has cost-to-go >= C - f |c - from|, and >= f |c - to|: it takes the
+// larger. Both are f-Lipschitz and the settled cells' exact costs are <=
+// C - f |c - from|, so the whole is a consistent A* bound for the search over
+// (cell, heading) states (turning only adds cost), and a tight one: that
+// search keeps to a corridor around the path. Empty when `to` cannot be
+// reached from `from`.
+std::vector<double> cost_to_go(const road_grid& g, const road_params& p, int moves, std::uint32_t from,
+                               std::uint32_t to, double min_factor) {
+  auto straight = [&](std::uint32_t c, std::uint32_t t) {
+    const double dx = col_of(c, g.width) - col_of(t, g.width);
+    const double dy = row_of(c, g.width) - row_of(t, g.width);
+    return std::sqrt(dx * dx + dy * dy) * g.cell_size * min_factor;
+  };
+  const std::size_t n = static_cast<std::size_t>(g.width) * static_cast<std::size_t>(g.height);
+  std::vector<double> h(n, k_unreached);
+  std::vector<std::uint8_t> done(n, 0);
+  using entry = std::pair<double, std::uint32_t>;  // (cost to go + bound, cell): ties by cell index
+  std::priority_queue<entry, std::vector<entry>, std::greater<>> open;
+  h[to] = 0.0;
+  open.emplace(straight(to, from), to);
+  while (!open.empty()) {
+    const std::uint32_t m = open.top().second;
+    open.pop();
+    if (done[m] != 0) continue;
+    done[m] = 1;
+    if (m == from) break;
+    const double d = h[m];
+    for (int k = 0; k < moves; ++k) {
+      // The cell the move k into m starts from: one step back, or for a
+      // bridge the first land cell behind the river cells. `from` itself
+      // may be water (a sites_layer cell on the flattened terrain), and is
+      // left from like land, as the forward search does.
+      const int dx = k_move_dx[static_cast<std::size_t>(k)], dy = k_move_dy[static_cast<std::size_t>(k)];
+      int x = col_of(m, g.width) - dx, y = row_of(m, g.width) - dy;
+      while (x >= 0 && y >= 0 && x < g.width && y < g.height && g.river[cell_index(g.width, x, y)] != 0 &&
+             cell_index(g.width, x, y) != from) {
+        x -= dx;
+        y -= dy;
+      }
+      if (x < 0 || y < 0 || x >= g.width || y >= g.height) continue;
+      const auto c = static_cast<std::uint32_t>(cell_index(g.width, x, y));
+      if (done[c] != 0 || (g.blocked[c] != 0 && c != from)) continue;
+      std::uint32_t land = 0;
+      bool bridge = false;
+      const double cost = move_cost(g, p, c, k, land, bridge);
+      if (cost < 0.0 || land != m) continue;
+      if (d + cost < h[c]) {
+        h[c] = d + cost;
+        open.emplace(h[c] + straight(c, from), c);
+      }
+    }
+  }
+  if (done[from] == 0) return {};
+  const double total = h[from];
+  for (std::uint32_t c = 0; c < n; ++c) {
+    if (done[c] == 0) h[c] = std::max(total - straight(c, from), straight(c, to));
+  }
+  return h;
+}
+
+}  // namespace
+
 road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from, std::uint32_t to) {
   const std::size_t n = static_cast<std::size_t>(g.width) * static_cast<std::size_t>(g.height);
   const double cs = g.cell_size;
   const auto to_x = col_of(to, g.width);
   const auto to_y = row_of(to, g.width);
-  // The cheapest cost per metre anywhere: an admissible, consistent A* bound.
+  const int moves = p.neighbours == 16 ? 16 : 8;
+  // Turning needs the entering direction in the state; without it one state a cell.
+  const bool turning = p.curvature_penalty > 0.0;
+  const auto dirs = static_cast<std::uint32_t>(turning ? moves : 1);
+  const std::array<double, 256> turn = turn_costs(p.curvature_penalty);
+  // States are numbered in 32 bits (a 16384^2 world with turning would not fit).
+  if (n * dirs > std::numeric_limits<std::uint32_t>::max()) {
+    throw std::length_error("find_road: " + std::to_string(n) + " cells x " + std::to_string(dirs) +
+                            " directions exceed 2^32 search states");
+  }
+  // The A* bound: with turning, the exact cost-to-go without it (one
+  // backward Dijkstra on cells, which also finds unreachable links before
+  // the 8 or 16 times larger search); without, the straight distance times
+  // the cheapest cost per metre anywhere. Both admissible and consistent.
   const double min_factor = p.follow != nullptr ? std::min(1.0, p.follow_factor) : 1.0;
+  std::vector<double> to_go;
+  if (turning) {
+    to_go = cost_to_go(g, p, moves, from, to, min_factor);
+    if (to_go.empty()) return {};
+  }
   auto bound = [&](std::uint32_t c) {
+    if (turning) return to_go[c];
     const double dx = col_of(c, g.width) - to_x;
     const double dy = row_of(c, g.width) - to_y;
     return std::sqrt(dx * dx + dy * dy) * cs * min_factor;
   };
-  std::vector<double> dist(n, k_unreached);
-  std::vector<std::uint32_t> parent(n, k_no_parent);
-  std::vector<std::uint8_t> via_bridge(n, 0), done(n, 0);
-  using entry = std::pair<double, std::uint32_t>;  // (cost + bound, cell): ties by cell index
+  // float distances and one link byte a state: 16 directions at 2048^2 cells
+  // take 335 MB (and 32 MB of cost-to-go), not the 600 MB of doubles and
+  // parent indices.
+  std::vector<float> dist(n * dirs, std::numeric_limits<float>::infinity());
+  std::vector<std::uint8_t> link(n * dirs, 0);
+  using entry = std::pair<float, std::uint32_t>;  // (cost + bound, state): ties by state index
   std::priority_queue<entry, std::vector<entry>, std::greater<>> open;
-  dist[from] = 0.0;
-  open.emplace(bound(from), from);
-  const int moves = p.neighbours == 16 ? 16 : 8;
-  auto relax = [&](std::uint32_t c, std::uint32_t m, double step, bool bridge) {
-    if (p.follow != nullptr) step *= 1.0 - (1.0 - p.follow_factor) * std::clamp((*p.follow)[m], 0.0f, 1.0f);
-    const double d = dist[c] + step;
-    if (d < dist[m]) {
-      dist[m] = d;
-      parent[m] = c;
-      via_bridge[m] = bridge ? 1 : 0;
-      open.emplace(d + bound(m), m);
-    }
-  };
+  // The first step turns for free: `from` is entered from every direction.
+  for (std::uint32_t d = 0; d < dirs; ++d) {
+    dist[from * dirs + d] = 0.0f;
+    link[from * dirs + d] = k_link_start;
+    open.emplace(static_cast<float>(bound(from)), from * dirs + d);
+  }
+  std::uint32_t reached = std::numeric_limits<std::uint32_t>::max();
   while (!open.empty()) {
-    const std::uint32_t c = open.top().second;
+    const std::uint32_t s = open.top().second;
     open.pop();
-    if (done[c] != 0) continue;
-    done[c] = 1;
-    if (c == to) break;
-    const int x = col_of(c, g.width);
-    const int y = row_of(c, g.width);
+    if ((link[s] & k_link_done) != 0) continue;
+    link[s] |= k_link_done;
+    const std::uint32_t c = s / dirs, d = s % dirs;
+    if (c == to) {
+      reached = s;
+      break;
+    }
+    const double here = dist[s];
+    const bool first = (link[s] & k_link_start) != 0;
     for (int k = 0; k < moves; ++k) {
-      const int dx = k_move_dx[static_cast<std::size_t>(k)], dy = k_move_dy[static_cast<std::size_t>(k)];
-      const int nx = x + dx, ny = y + dy;
-      if (nx < 0 || ny < 0 || nx >= g.width || ny >= g.height) continue;
-      const std::size_t m = cell_index(g.width, nx, ny);
-      if (g.blocked[m] != 0) continue;
-      const double run = std::sqrt(static_cast<double>(dx * dx + dy * dy)) * cs;
-      if (g.river[m] != 0) {
-        // A bridge: straight on over river cells (king directions only) to land.
-        if (k >= 8) continue;
-        const int t = bridge_steps(g, p, x, y, dx, dy, run);
-        if (t == 0) continue;
-        const std::size_t e = cell_index(g.width, x + t * dx, y + t * dy);
-        const double span = t * run;  // end to end over (t - 1) river cells
-        const double cost = road_step_cost(span, g.z[e] - g.z[c], p);
-        if (cost < 0.0 || done[e] != 0) continue;
-        relax(c, static_cast<std::uint32_t>(e), cost + p.bridge_cost, true);
-        continue;
-      }
-      if (done[m] != 0) continue;
-      if (!move_allowed(g, x, y, dx, dy)) continue;
-      const double cost = road_step_cost(run, g.z[m] - g.z[c], p);
+      std::uint32_t m = 0;
+      bool bridge = false;
+      double cost = move_cost(g, p, c, k, m, bridge);
       if (cost < 0.0) continue;
-      relax(c, static_cast<std::uint32_t>(m), cost, false);
+      const std::uint32_t md = turning ? static_cast<std::uint32_t>(k) : 0;
+      const std::uint32_t ms = m * dirs + md;
+      if ((link[ms] & k_link_done) != 0) continue;
+      if (turning && !first) cost += turn[d * 16 + static_cast<std::uint32_t>(k)];
+      const auto total = static_cast<float>(here + cost);
+      if (total < dist[ms]) {
+        dist[ms] = total;
+        link[ms] =
+            static_cast<std::uint8_t>((turning ? d : static_cast<std::uint32_t>(k)) | (bridge ? k_link_bridge : 0u));
+        open.emplace(static_cast<float>(total + bound(m)), ms);
+      }
     }
   }
   road_path path;
-  if (done[to] == 0) return path;
-  path.cost = dist[to];
-  for (std::uint32_t c = to; c != k_no_parent; c = parent[c]) {
+  if (reached == std::numeric_limits<std::uint32_t>::max()) return path;
+  // Back along the links; a bridge's take-off is the first land cell behind
+  // its landing.
+  std::vector<int> entering;  // per cell after the first: the move that entered it
+  for (std::uint32_t s = reached;;) {
+    const std::uint32_t c = s / dirs;
     path.cells.push_back(c);
-    if (parent[c] != k_no_parent) path.bridge.push_back(via_bridge[c]);
+    if ((link[s] & k_link_start) != 0) break;
+    const std::uint32_t low = link[s] & k_link_move;
+    const auto k = static_cast<std::size_t>(turning ? s % dirs : low);
+    const bool bridge = (link[s] & k_link_bridge) != 0;
+    int x = col_of(c, g.width) - k_move_dx[k], y = row_of(c, g.width) - k_move_dy[k];
+    while (bridge && g.river[cell_index(g.width, x, y)] != 0) {
+      x -= k_move_dx[k];
+      y -= k_move_dy[k];
+    }
+    path.bridge.push_back(bridge ? 1 : 0);
+    entering.push_back(static_cast<int>(k));
+    s = static_cast<std::uint32_t>(cell_index(g.width, x, y)) * dirs + (turning ? low : 0);
   }
   std::reverse(path.cells.begin(), path.cells.end());
   std::reverse(path.bridge.begin(), path.bridge.end());
+  std::reverse(entering.begin(), entering.end());
+  // The cost again in double (the search kept float sums).
+  const std::array<double, 256> angle = turn_costs(1.0);
+  for (std::size_t k = 0; k < entering.size(); ++k) {
+    std::uint32_t m = 0;
+    bool bridge = false;
+    path.cost += move_cost(g, p, path.cells[k], entering[k], m, bridge);
+    if (k == 0) continue;
+    const auto a = static_cast<std::size_t>(entering[k - 1]) * 16 + static_cast<std::size_t>(entering[k]);
+    path.turning_rad += angle[a];
+    if (turning) path.cost += turn[a];
+  }
   measure(path, g);
   return path;
 }

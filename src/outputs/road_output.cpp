@@ -21,6 +21,7 @@ road_params road_options::params() const {
   p.bridge_cost = bridge_cost;
   p.max_bridge_m = max_bridge_m;
   p.neighbours = neighbours;
+  p.curvature_penalty = curvature_penalty;
   p.width_m = width_m;
   return p;
 }
@@ -136,7 +137,9 @@ std::vector<output_kind> road_output_kinds() {
       "Sites (points in world metres, or `sites` chosen as the flattest dry cells near water, spaced apart) are "
       "linked by their Euclidean minimum spanning tree; each link is a least-cost path (exact Dijkstra with an "
       "A* bound on an 8- or 16-neighbour mask, after Galin et al. 2010) costing length x (1 + grade_penalty "
-      "(grade / max_grade)^2), steps steeper than max_grade_percent impassable, the sea and lakes impassable, "
+      "(grade / max_grade)^2) plus curvature_penalty x the angle turned between successive steps (the search "
+      "runs over (cell, heading) states), steps steeper than max_grade_percent impassable, the sea and lakes "
+      "impassable, "
       "rivers (from the `water` options, as the water outputs) crossed only by straight bridges of at most "
       "max_bridge_m, each adding bridge_cost.";
   std::vector<output_kind> kinds;

@@ -51,7 +51,8 @@ stage_info road_flatten_stage_info() {
       "road_flatten", stage_category::filter, stage_scope::world,
       "levels road beds of a given width with smooth embankments along least-cost roads",
       "Finds the roads of the `roads` output on its input terrain (sites, minimum spanning tree, least-cost "
-      "paths with a maximum grade, sea and lakes impassable, rivers crossed by bridges: docs/roads.md), then "
+      "paths with a maximum grade and a turning cost, sea and lakes impassable, rivers crossed by bridges: "
+      "docs/roads.md), then "
       "builds a bed profile along them (the terrain smoothed over about a road width, made g-Lipschitz on the "
       "road graph with g just below max_grade_percent as the mean of its upper and lower envelopes, so cut and "
       "fill balance), levels a bed of width_m and blends back to the terrain over shoulder_m with a smoothstep. "
@@ -62,8 +63,10 @@ stage_info road_flatten_stage_info() {
       &apply_road_flatten);
   info.writes = {"road_bed", "road_sites"};
   set_cost<road_flatten_params>(info, [](const road_flatten_params& p, double cells) {
-    // Water (~100 ns a cell) plus one Dijkstra per link over much of the map.
-    return cells * (100.0 + 150.0 * static_cast<double>(p.points.empty() ? p.sites : p.points.size()));
+    // Water (~100 ns a cell) plus one Dijkstra per link over much of the map,
+    // about 3x dearer over (cell, heading) states with a turning cost.
+    const double per_link = p.curvature_penalty > 0.0 ? 450.0 : 150.0;
+    return cells * (100.0 + per_link * static_cast<double>(p.points.empty() ? p.sites : p.points.size()));
   });
   info.halo_rule = "whole world (a road may run anywhere; rivers depend on terrain upstream)";
   return info;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <numbers>
 #include <queue>
 #include <string>
 #include <vector>
@@ -37,24 +38,34 @@ json geojson_of(const encoded_output& f) {
 
 // A plain exact Dijkstra (binary heap, no bound) over the same moves and
 // rules as find_road(), written independently: cost = run (1 + k (g /
-// gmax)^2), steeper steps and blocked cells impassable, a diagonal not
-// between two blocked cells, a knight move needing its two side cells.
+// gmax)^2) plus curvature_penalty x the turn angle between successive moves,
+// steeper steps and blocked cells impassable, a diagonal not between two
+// blocked cells, a knight move needing its two side cells. Its states are
+// (cell, entering move) and one start state (move -1) that turns for free.
 double plain_dijkstra(const road_grid& g, const road_params& p, std::size_t from, std::size_t to) {
-  const int w = g.width, h = g.height;
+  const int w = g.width, h = g.height, moves = p.neighbours;
   const int dx[16] = {1, 1, 0, -1, -1, -1, 0, 1, 2, 1, -1, -2, -2, -1, 1, 2};
   const int dy[16] = {0, -1, -1, -1, 0, 1, 1, 1, -1, -2, -2, -1, 1, 2, 2, 1};
   auto open_cell = [&](int x, int y) { return x >= 0 && y >= 0 && x < w && y < h && g.blocked[at(w, x, y)] == 0; };
-  std::vector<double> dist(g.z.size(), std::numeric_limits<double>::infinity());
+  auto angle = [&](int a, int b) {  // headings' difference, wrapped to [0, pi]
+    const double t = std::abs(std::atan2(dy[b], dx[b]) - std::atan2(dy[a], dx[a]));
+    return t > std::numbers::pi ? 2 * std::numbers::pi - t : t;
+  };
+  const std::size_t states = g.z.size() * static_cast<std::size_t>(moves + 1);  // slot 0: the start
+  std::vector<double> dist(states, std::numeric_limits<double>::infinity());
   using item = std::pair<double, std::size_t>;
   std::priority_queue<item, std::vector<item>, std::greater<>> q;
-  dist[from] = 0;
-  q.emplace(0.0, from);
+  dist[from * static_cast<std::size_t>(moves + 1)] = 0;
+  q.emplace(0.0, from * static_cast<std::size_t>(moves + 1));
   while (!q.empty()) {
-    const auto [d, c] = q.top();
+    const auto [d, s] = q.top();
     q.pop();
-    if (d > dist[c]) continue;
+    if (d > dist[s]) continue;
+    const std::size_t c = s / static_cast<std::size_t>(moves + 1);
+    if (c == to) return d;
+    const int in = static_cast<int>(s % static_cast<std::size_t>(moves + 1)) - 1;
     const int x = static_cast<int>(c) % w, y = static_cast<int>(c) / w;
-    for (int k = 0; k < p.neighbours; ++k) {
+    for (int k = 0; k < moves; ++k) {
       const int nx = x + dx[k], ny = y + dy[k];
       if (!open_cell(nx, ny)) continue;
       if (k < 8 && dx[k] != 0 && dy[k] != 0 && !open_cell(x + dx[k], y) && !open_cell(x, y + dy[k])) continue;
@@ -68,14 +79,27 @@ double plain_dijkstra(const road_grid& g, const road_params& p, std::size_t from
       const std::size_t m = at(w, nx, ny);
       const double grade = std::abs(g.z[m] - g.z[c]) / run, gmax = p.max_grade_percent / 100;
       if (grade > gmax) continue;
-      const double step = run * (1 + p.grade_penalty * (grade / gmax) * (grade / gmax));
-      if (d + step < dist[m]) {
-        dist[m] = d + step;
-        q.emplace(dist[m], m);
+      double step = run * (1 + p.grade_penalty * (grade / gmax) * (grade / gmax));
+      if (in >= 0) step += p.curvature_penalty * angle(in, k);
+      const std::size_t ms = m * static_cast<std::size_t>(moves + 1) + static_cast<std::size_t>(k + 1);
+      if (d + step < dist[ms]) {
+        dist[ms] = d + step;
+        q.emplace(dist[ms], ms);
       }
     }
   }
-  return dist[to];
+  return std::numeric_limits<double>::infinity();
+}
+
+// An n x n road grid of `cell_size` m cells, all land at height 0.
+road_grid land_grid(int n, double cell_size) {
+  road_grid g;
+  g.width = g.height = n;
+  g.cell_size = cell_size;
+  g.z.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0.0);
+  g.blocked.assign(g.z.size(), 0);
+  g.river.assign(g.z.size(), 0);
+  return g;
 }
 
 // The steepest step of `cells` on heights `z` (height units), in percent.
@@ -122,30 +146,106 @@ TEST_CASE("roads: the path cost equals a plain exact Dijkstra on the same cost g
   p.max_grade_percent = 22;
   p.grade_penalty = 3;
   int compared = 0;
-  for (const int neighbours : {8, 16}) {
-    p.neighbours = neighbours;
-    for (int trial = 0; trial < 6; ++trial) {
-      const auto from = static_cast<std::uint32_t>(at(n, 2 + trial, 3 + 5 * trial));
-      const auto to = static_cast<std::uint32_t>(at(n, n - 3 - 4 * trial, n - 2 - trial));
-      g.blocked[from] = g.blocked[to] = 0;
-      const road_path path = find_road(g, p, from, to);
-      const double exact = plain_dijkstra(g, p, from, to);
-      INFO("neighbours " << neighbours << " trial " << trial);
-      if (!std::isfinite(exact)) {
-        CHECK(path.cells.empty());
-        continue;
+  for (const double curvature : {0.0, 15.0}) {
+    p.curvature_penalty = curvature;
+    for (const int neighbours : {8, 16}) {
+      p.neighbours = neighbours;
+      for (int trial = 0; trial < 6; ++trial) {
+        const auto from = static_cast<std::uint32_t>(at(n, 2 + trial, 3 + 5 * trial));
+        const auto to = static_cast<std::uint32_t>(at(n, n - 3 - 4 * trial, n - 2 - trial));
+        g.blocked[from] = g.blocked[to] = 0;
+        const road_path path = find_road(g, p, from, to);
+        const double exact = plain_dijkstra(g, p, from, to);
+        INFO("curvature_penalty " << curvature << " neighbours " << neighbours << " trial " << trial);
+        if (!std::isfinite(exact)) {
+          CHECK(path.cells.empty());
+          continue;
+        }
+        REQUIRE(!path.cells.empty());
+        ++compared;
+        CHECK(path.cost / exact == Approx(1.0).margin(0.01));
+        // The same graph: exact but for the search's float sums (path.cost
+        // is the found path's cost in double, so never below the optimum).
+        CHECK(path.cost >= exact * (1 - 1e-12));
+        CHECK(path.cost <= exact * (1 + 1e-5));
+        CHECK(path.max_grade_percent <= p.max_grade_percent + 1e-9);
+        CHECK(path.cells.front() == from);
+        CHECK(path.cells.back() == to);
+        for (const std::uint32_t c : path.cells) CHECK(g.blocked[c] == 0);
       }
-      REQUIRE(!path.cells.empty());
-      ++compared;
-      CHECK(path.cost / exact == Approx(1.0).margin(0.01));
-      CHECK(std::abs(path.cost / exact - 1.0) < 1e-9);  // the same graph: exact
-      CHECK(path.max_grade_percent <= p.max_grade_percent + 1e-9);
-      CHECK(path.cells.front() == from);
-      CHECK(path.cells.back() == to);
-      for (const std::uint32_t c : path.cells) CHECK(g.blocked[c] == 0);
     }
   }
-  CHECK(compared >= 8);
+  CHECK(compared >= 16);
+}
+
+TEST_CASE("roads: the turning search's cost-to-go bound keeps bridges, rivers and a start on water",
+          "[derive][roads]") {
+  // Random terrain crossed by rivers (every 9th column and row), 5 % sea;
+  // some starts on river cells. With a vanishing turning cost the state
+  // search must find the cell search's cost and reachability: a bound that
+  // missed a bridge or a start on water would lose or lengthen links.
+  const int n = 40;
+  road_grid g = land_grid(n, 10.0);
+  for (int y = 0; y < n; ++y) {
+    for (int x = 0; x < n; ++x) {
+      const std::size_t c = at(n, x, y);
+      g.z[c] = 2.0 * unit_double(hash64(29, 1, static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y)));
+      g.blocked[c] = hash64(29, 2, c) % 20 == 0 ? 1 : 0;
+      g.river[c] = g.blocked[c] == 0 && (x % 9 == 4 || y % 9 == 4) ? 1 : 0;
+    }
+  }
+  road_params p;
+  p.max_grade_percent = 25;
+  p.bridge_cost = 40;
+  p.max_bridge_m = 20;
+  int bridged = 0, compared = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const auto from = static_cast<std::uint32_t>(at(n, 4 + 3 * trial, 1 + trial));  // (4, 1): a river cell
+    const auto to = static_cast<std::uint32_t>(at(n, n - 2 - 2 * trial, n - 3 - trial));
+    g.blocked[from] = g.blocked[to] = 0;
+    g.river[to] = 0;
+    p.curvature_penalty = 0;
+    const road_path cells = find_road(g, p, from, to);
+    p.curvature_penalty = 1e-9;
+    const road_path states = find_road(g, p, from, to);
+    INFO("trial " << trial);
+    REQUIRE(cells.cells.empty() == states.cells.empty());
+    if (cells.cells.empty()) continue;
+    ++compared;
+    bridged += cells.bridges > 0;
+    CHECK(states.cost == Approx(cells.cost).epsilon(1e-6));
+  }
+  CHECK(compared >= 6);
+  CHECK(bridged >= 4);
+}
+
+TEST_CASE("roads: curvature_penalty straightens the cell-scale zigzag on a noisy slope", "[derive][roads]") {
+  // A 3 % plane with +-0.75 m of white noise per 20 m cell: grades up to
+  // ~10 % step to step, so the cheapest path without a turning cost zigzags
+  // between headings to dodge bumps.
+  const int n = 96;
+  road_grid g = land_grid(n, 20.0);
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x)
+      g.z[at(n, x, y)] =
+          0.03 * 20.0 * x +
+          1.5 * (unit_double(hash64(23, 1, static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y))) - 0.5);
+  road_params p;
+  p.max_grade_percent = 10;
+  const auto from = static_cast<std::uint32_t>(at(n, 6, 12)), to = static_cast<std::uint32_t>(at(n, 89, 77));
+  p.curvature_penalty = 0;
+  const road_path loose = find_road(g, p, from, to);
+  p.curvature_penalty = 30;
+  const road_path curved = find_road(g, p, from, to);
+  REQUIRE(!loose.cells.empty());
+  REQUIRE(!curved.cells.empty());
+  const double straight = std::hypot(83.0, 65.0) * 20.0;
+  WARN("turning " << loose.turning_rad << " -> " << curved.turning_rad << " rad, length " << loose.length_m << " -> "
+                  << curved.length_m << " m (straight " << straight << " m), steps " << loose.cells.size() - 1 << " -> "
+                  << curved.cells.size() - 1);
+  CHECK(curved.turning_rad < 0.25 * loose.turning_rad);
+  CHECK(curved.length_m <= 1.05 * loose.length_m);
+  CHECK(curved.max_grade_percent <= 10.0 + 1e-9);
 }
 
 TEST_CASE("roads: the sea and a lake are never entered; the road goes around", "[derive][roads]") {

@@ -3,9 +3,10 @@
 /// Roads over a whole world: sites (given or chosen flat, dry and near water)
 /// linked by a minimum spanning tree, each link a least-cost path over the
 /// terrain (Dijkstra on an 8- or 16-neighbour mask, after Galin et al. 2010,
-/// "Procedural Generation of Roads") whose cost grows with the grade, with a
-/// hard maximum grade, the sea and lakes impassable and rivers crossed only
-/// on straight bridges; plus the road bed that `road_flatten` levels.
+/// "Procedural Generation of Roads") whose cost grows with the grade and the
+/// turning (over (cell, heading) states), with a hard maximum grade, the sea
+/// and lakes impassable and rivers crossed only on straight bridges; plus the
+/// road bed that `road_flatten` levels.
 ///
 /// Water (sea, lakes, rivers) comes from derive/water.hpp's compute_water().
 
@@ -31,7 +32,11 @@ struct road_params {
   double bridge_cost = 500.0;     ///< metres-equivalent added per bridge (on top of its length)
   double max_bridge_m = 200.0;    ///< m: the longest span of river cells a bridge may cross
   int neighbours = 16;            ///< 8 (king moves) or 16 (plus knight moves: less grid-aligned roads)
-  double width_m = 6.0;           ///< m: road width (mask, road_flatten bed)
+  /// Metres-equivalent per radian of turning between successive steps (0 =
+  /// none, the search then runs on cells alone). A smooth road's total turning
+  /// does not depend on the cell size, a zig-zag's grows with every kink.
+  double curvature_penalty = 30.0;
+  double width_m = 6.0;  ///< m: road width (mask, road_flatten bed)
   /// Per cell (width x height, 0..1), e.g. the `road_bed` layer of road_flatten;
   /// cost per metre times (1 - (1 - follow_factor) x layer). Null = none.
   const std::vector<float>* follow = nullptr;
@@ -51,6 +56,7 @@ struct road_path {
   double cost = 0.0;               ///< metres-equivalent (the Dijkstra distance)
   double length_m = 0.0;           ///< m along the ground (horizontal)
   double max_grade_percent = 0.0;  ///< %: the steepest step
+  double turning_rad = 0.0;        ///< total absolute turning between successive steps, radians
   int bridges = 0;
 };
 
@@ -82,13 +88,22 @@ road_grid make_road_grid(const heightfield& h, double height_scale, const water_
 double road_step_cost(double run_m, double rise_m, const road_params& p);
 
 /// Least-cost path from cell `from` to cell `to` (exact Dijkstra with
-/// an admissible A* bound, ties by cell index): steps to the 8 or 16
-/// neighbours costed by road_step_cost() (times the follow layer at the
+/// an admissible, consistent A* bound, ties by state index): steps to the 8
+/// or 16 neighbours costed by road_step_cost() (times the follow layer at the
 /// step's end), a knight step also needing its two side cells passable;
 /// blocked cells never entered; river cells only crossed by a bridge: a
 /// straight 8-direction jump from land over at most max_bridge_m of river
-/// cells to land, costed as a step plus bridge_cost.
-/// @return the path, or an empty `cells` when no admissible path exists
+/// cells to land, costed as a step plus bridge_cost. With curvature_penalty
+/// > 0 the search runs over states (cell, direction of the step that entered
+/// it), 8 or 16 per cell, as Galin et al. 2010 put curvature into the
+/// road cost: each step adds curvature_penalty x the angle (radians, 0..pi)
+/// between it and the step before; the first step turns for free. Its A*
+/// bound is then the exact cost-to-go without turning (a backward Dijkstra on
+/// cells first, which also rejects unreachable links cheaply). Distances are
+/// kept as float (4 + 1 bytes a state: 88 B a cell with 16 directions and the
+/// cost-to-go).
+/// @return the path, or an empty `cells` when no admissible path exists;
+/// `cost` is the path's cost summed again in double
 road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from, std::uint32_t to);
 
 /// The network of `h`: sites (p.site_layer, p.points, or p.sites chosen deterministically:
