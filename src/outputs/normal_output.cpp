@@ -62,19 +62,26 @@ void normal_region_row(const output_context& ctx, edge_policy edges, const detai
   border(last, x1);
 }
 
-// The encoded normal (n + 1) / 2 of every region cell, three channels, rows
-// in parallel (cells are independent, so the samples do not depend on the
-// threads), with no full-size gradient or float array.
+// Region rows [first, last) of the normal map into `out`, 3 width samples a
+// row: what the PNG encoder asks for a chunk at a time.
 template <class T>
-void encode_channels(const output_context& ctx, edge_policy edges, const detail::normal_params& p,
-                     std::vector<T>& out) {
+void normal_region_rows(const output_context& ctx, edge_policy edges, const detail::normal_params& p, int first,
+                        int last, T* out) {
+  std::vector<float> east(static_cast<std::size_t>(ctx.width)), north(east.size());
   const auto row_samples = static_cast<std::size_t>(ctx.width) * 3;
-  out.resize(row_samples * static_cast<std::size_t>(ctx.height));
+  for (int j = first; j < last; ++j) {
+    normal_region_row(ctx, edges, p, j, east, north, out + static_cast<std::size_t>(j - first) * row_samples);
+  }
+}
+
+// The float samples (n + 1) / 2 of every region cell, three channels, for
+// the formats that take the whole image: rows in parallel (cells are
+// independent, so the samples do not depend on the threads).
+void encode_channels(const output_context& ctx, edge_policy edges, const detail::normal_params& p,
+                     std::vector<float>& out) {
+  out.resize(static_cast<std::size_t>(ctx.width) * 3 * static_cast<std::size_t>(ctx.height));
   parallel_rows(ctx.height, ctx.nthreads, [&](int j0, int j1) {
-    std::vector<float> east(static_cast<std::size_t>(ctx.width)), north(east.size());
-    for (int j = j0; j < j1; ++j) {
-      normal_region_row(ctx, edges, p, j, east, north, out.data() + static_cast<std::size_t>(j) * row_samples);
-    }
+    normal_region_rows(ctx, edges, p, j0, j1, out.data() + static_cast<std::size_t>(j0) * ctx.width * 3);
   });
 }
 
@@ -95,10 +102,16 @@ encoded_file encode_normal(const normal_options& o, const std::string& format, c
     encode_channels(ctx, o.edges, p, r.f32);
     out.encoding = f.summary + " R G B, channel = (n + 1) / 2, unquantised";
   } else if (f.bit_depth() == 16) {
-    encode_channels(ctx, o.edges, p, r.u16);
+    // The PNG encoder asks for rows as its chunks need them: the samples are
+    // never held whole, and computing them overlaps the deflating.
+    r.u16_rows = [&](int first, int last, std::uint16_t* rows) {
+      normal_region_rows(ctx, o.edges, p, first, last, rows);
+    };
     out.encoding = f.summary + ", channel = round((n + 1) / 2 * 65535)";
   } else {
-    encode_channels(ctx, o.edges, p, r.u8);
+    r.u8_rows = [&](int first, int last, std::uint8_t* rows) {
+      normal_region_rows(ctx, o.edges, p, first, last, rows);
+    };
     out.encoding = f.summary + ", channel = round((n + 1) / 2 * 255)";
   }
   out.bytes = f.write(r);
