@@ -1,8 +1,10 @@
 #include "landform/derive/surface.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
+#include "derive/horn_row.hpp"
 #include "landform/core/parallel.hpp"
 
 namespace landform {
@@ -50,46 +52,42 @@ const std::vector<std::pair<std::string, edge_policy>>& edge_policy_choices() {
 namespace {
 
 // Horn's east and north components from a window in metres, in one fixed
-// operation order (the interior loop below repeats it exactly).
+// operation order (detail::horn_row_interior repeats it exactly).
 inline void horn_cell(const double* w, double denom, float& east, float& north) {
   east = static_cast<float>(((w[2] + 2 * w[5] + w[8]) - (w[0] + 2 * w[3] + w[6])) / denom);
   north = static_cast<float>(((w[0] + 2 * w[1] + w[2]) - (w[6] + 2 * w[7] + w[8])) / denom);
 }
 
-// One row's interior cells (1 to width - 2) from three row pointers: the same
-// arithmetic as horn_cell on window_at, without building a window per cell,
-// so the compiler can vectorise it.
-void horn_interior_row(const float* north_row, const float* row, const float* south_row, int width, double scale,
-                       double denom, float* east, float* north) {
-  for (int i = 1; i < width - 1; ++i) {
-    const double a = north_row[i - 1] * scale, b = north_row[i] * scale, c = north_row[i + 1] * scale;
-    const double d = row[i - 1] * scale, f = row[i + 1] * scale;
-    const double g = south_row[i - 1] * scale, hh = south_row[i] * scale, ii = south_row[i + 1] * scale;
-    east[i] = static_cast<float>(((c + 2 * f + ii) - (a + 2 * d + g)) / denom);
-    north[i] = static_cast<float>(((a + 2 * b + c) - (g + 2 * hh + ii)) / denom);
-  }
+}  // namespace
+
+std::pair<int, int> horn_interior_span(const heightfield& h, int j, int x0, int n) {
+  if (j <= 0 || j >= h.height() - 1 || h.width() <= 2) return {x0, x0};
+  const int first = std::min(std::max(x0, 1), x0 + n);
+  return {first, std::max(first, std::min(x0 + n, h.width() - 1))};
 }
 
-}  // namespace
+void horn_gradient_row(const heightfield& h, double height_scale, edge_policy edges, int j, int x0, int n, float* east,
+                       float* north) {
+  const double denom = 8.0 * h.placement().cell_size;
+  const auto [first, last] = horn_interior_span(h, j, x0, n);
+  const auto border_cell = [&](int i) {
+    horn_cell(window_at(h, i, j, height_scale, edges).w, denom, east[i - x0], north[i - x0]);
+  };
+  for (int i = x0; i < first; ++i) border_cell(i);
+  if (last > first) {
+    detail::horn_row_interior(h.row(j - 1) + first, h.row(j) + first, h.row(j + 1) + first, last - first, height_scale,
+                              denom, east + (first - x0), north + (first - x0));
+  }
+  for (int i = last; i < x0 + n; ++i) border_cell(i);
+}
 
 surface_gradient horn_gradient(const heightfield& h, double height_scale, edge_policy edges, int nthreads) {
   surface_gradient g{std::vector<float>(h.size()), std::vector<float>(h.size())};
-  const double denom = 8.0 * h.placement().cell_size;
   const int width = h.width();
   parallel_rows(h.height(), nthreads, [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       const std::size_t row = static_cast<std::size_t>(j) * width;
-      const auto border_cell = [&](int i) {
-        horn_cell(window_at(h, i, j, height_scale, edges).w, denom, g.east[row + i], g.north[row + i]);
-      };
-      if (j > 0 && j < h.height() - 1 && width > 2) {
-        border_cell(0);
-        horn_interior_row(h.row(j - 1), h.row(j), h.row(j + 1), width, height_scale, denom, &g.east[row],
-                          &g.north[row]);
-        border_cell(width - 1);
-      } else {
-        for (int i = 0; i < width; ++i) border_cell(i);
-      }
+      horn_gradient_row(h, height_scale, edges, j, 0, width, &g.east[row], &g.north[row]);
     }
   });
   return g;

@@ -123,7 +123,7 @@ file_transaction::~file_transaction() {
   discard_from(0);
 }
 
-void file_transaction::stage(const std::string& relative_name, std::vector<std::uint8_t> bytes) {
+void file_transaction::stage(const std::string& relative_name, const std::vector<std::uint8_t>& bytes) {
   const auto [name, inserted] = m_names.insert(normalise_name(relative_name));
   if (!inserted) throw std::invalid_argument("file_transaction: '" + *name + "' staged twice");
   try {

@@ -65,6 +65,11 @@ std::size_t checked_row_bytes(int width, int height, int channels, int bytes_per
   return row;
 }
 
+// Samples per row; 0 for a bad size (checked_row_bytes reports it).
+std::size_t sample_count(int width, int channels) {
+  return width > 0 && channels > 0 ? static_cast<std::size_t>(width) * static_cast<std::size_t>(channels) : 0;
+}
+
 // ---------------------------------------------------------------- filtering
 
 std::uint8_t paeth_predictor(int left, int up, int up_left) {
@@ -108,8 +113,8 @@ void filter_row(png_filter filter, const std::uint8_t* raw, const std::uint8_t* 
   }
 }
 
-// Row `y` as PNG bytes: 8-bit samples as they are, 16-bit ones big-endian
-// (into `scratch`, which must hold the row).
+// Row `y` of a block of rows as PNG bytes: 8-bit samples as they are,
+// 16-bit ones big-endian (into `scratch`, which must hold the row).
 const std::uint8_t* row_bytes_of(const std::uint8_t* samples, std::size_t row, int y, std::uint8_t*) {
   return samples + static_cast<std::size_t>(y) * row;
 }
@@ -124,21 +129,41 @@ const std::uint8_t* row_bytes_of(const std::uint16_t* samples, std::size_t row, 
   return scratch;
 }
 
-// Filters rows [first, last) into `filtered` (row y at y * (row + 1)).
+// Filters rows [first, last) of `block` (its row 0 is image row `first` - 1
+// when `first` > 0, else `first`) into `filtered`, one row of row + 1 bytes
+// after another.
 template <class T>
-void filter_rows(const T* samples, std::size_t row, std::size_t bpp, int first, int last, png_filter filter,
+void filter_rows(const T* block, std::size_t row, std::size_t bpp, int first, int last, png_filter filter,
                  std::uint8_t* filtered) {
   byte_vector zeros(row, 0), scratch_a(sizeof(T) > 1 ? row : 0), scratch_b(sizeof(T) > 1 ? row : 0);
   std::uint8_t* scratch = scratch_a.data();
   std::uint8_t* scratch_prev = scratch_b.data();
-  const std::uint8_t* prev = first > 0 ? row_bytes_of(samples, row, first - 1, scratch_prev) : zeros.data();
+  const int base = first > 0 ? first - 1 : first;
+  const std::uint8_t* prev = first > 0 ? row_bytes_of(block, row, 0, scratch_prev) : zeros.data();
   for (int y = first; y < last; ++y) {
-    const std::uint8_t* raw = row_bytes_of(samples, row, y, scratch);
-    filter_row(filter, raw, prev, row, bpp, filtered + static_cast<std::size_t>(y) * (row + 1));
+    const std::uint8_t* raw = row_bytes_of(block, row, y - base, scratch);
+    filter_row(filter, raw, prev, row, bpp, filtered + static_cast<std::size_t>(y - first) * (row + 1));
     prev = raw;
     std::swap(scratch, scratch_prev);
   }
 }
+
+// Where the encoder gets its raw rows: in place from the whole image, or on
+// demand from a row source into a task's own buffer.
+template <class T>
+struct row_supply {
+  const T* samples = nullptr;                 ///< the whole image, or null
+  const png_row_source<T>* source = nullptr;  ///< used when samples is null
+  std::size_t row_samples = 0;
+
+  // Rows [first, last) as one block of samples.
+  const T* rows(int first, int last, std::vector<T>& scratch) const {
+    if (samples != nullptr) return samples + static_cast<std::size_t>(first) * row_samples;
+    scratch.resize(static_cast<std::size_t>(last - first) * row_samples);
+    (*source)(first, last, scratch.data());
+    return scratch.data();
+  }
+};
 
 // ---------------------------------------------------------------- deflate
 
@@ -226,18 +251,17 @@ class deflater {
   z_stream m_stream{};
 };
 
-// Bytes [begin, end) of `filtered` deflated by each method, primed with the
-// 32 KiB before `begin`; the smallest piece (the first of equal ones). Each
+// `size` filtered bytes from `begin` deflated by each method, primed with the
+// `dictionary` bytes before `begin`; the smallest piece (the first of equal ones). Each
 // piece ends in a sync flush (or the final block), so pieces of different
 // methods join into one valid stream.
-byte_vector smallest_piece(const std::vector<deflate_method>& methods, const std::uint8_t* filtered, std::size_t begin,
-                           std::size_t end, bool last) {
-  const std::size_t dictionary = std::min(begin, k_window);
+byte_vector smallest_piece(const std::vector<deflate_method>& methods, const std::uint8_t* begin, std::size_t size,
+                           std::size_t dictionary, bool last) {
   byte_vector best;
   for (const auto& method : methods) {
     deflater d(method);
-    d.prime(filtered + begin - dictionary, dictionary);
-    auto piece = d.run(filtered + begin, end - begin, last);
+    d.prime(begin - dictionary, dictionary);
+    auto piece = d.run(begin, size, last);
     if (best.empty() || piece.size() < best.size()) best = std::move(piece);
   }
   return best;
@@ -265,41 +289,61 @@ void put_chunk(byte_vector& out, const char (&type)[5],
   put_be32(out, static_cast<std::uint32_t>(crc));
 }
 
+// One deflate chunk, filtered and compressed on its own: the deflate piece,
+// the Adler-32 of its filtered bytes and the CRC of its IDAT chunk so far
+// (type, zlib header for the first; the last adds the trailer).
+struct deflated_chunk {
+  byte_vector piece;
+  uLong adler = 0;
+  uLong crc = 0;
+  std::size_t filtered_bytes = 0;
+};
+
 template <class T>
-byte_vector encode_any(int width, int height, int channels, const T* samples,
+byte_vector encode_any(int width, int height, int channels, const row_supply<T>& supply,
                        const std::vector<std::pair<std::string, std::string>>& text, const png_options& options) {
-  const std::size_t row = checked_row_bytes(width, height, channels, static_cast<int>(sizeof(T)), samples);
+  const std::size_t row = checked_row_bytes(
+      width, height, channels, static_cast<int>(sizeof(T)),
+      supply.samples != nullptr ? static_cast<const void*>(supply.samples) : static_cast<const void*>(supply.source));
   check_text(text);
   const std::size_t bpp = static_cast<std::size_t>(channels) * sizeof(T);
   const std::size_t stride = row + 1;
+  const auto methods = deflate_methods(options.compression);
+  const auto [cmf, flg] = zlib_header(options.compression);
+  const std::uint8_t header[2] = {cmf, flg};
 
+  // Each chunk filters its own rows, plus the rows before it that give the
+  // 32 KiB it is primed with (the same filtered bytes the chunk before
+  // makes), so no task waits for another and the filtered image is never
+  // held whole.
   const int chunk_rows = png_chunk_rows(row);
   const int chunks = (height + chunk_rows - 1) / chunk_rows;
-  byte_vector filtered(stride * static_cast<std::size_t>(height));
+  std::vector<deflated_chunk> done(static_cast<std::size_t>(chunks));
   parallel_tasks(chunks, options.nthreads, [&](int c) {
-    filter_rows(samples, row, bpp, c * chunk_rows, std::min(height, (c + 1) * chunk_rows), options.filter,
-                filtered.data());
+    const int first = c * chunk_rows, last = std::min(height, (c + 1) * chunk_rows);
+    const std::size_t dictionary = std::min(static_cast<std::size_t>(first) * stride, k_window);
+    const int from = first - static_cast<int>((dictionary + stride - 1) / stride);
+    std::vector<T> scratch;
+    const T* block = supply.rows(from > 0 ? from - 1 : from, last, scratch);
+    byte_vector filtered(static_cast<std::size_t>(last - from) * stride);
+    filter_rows(block, row, bpp, from, last, options.filter, filtered.data());
+    const std::uint8_t* begin = filtered.data() + static_cast<std::size_t>(first - from) * stride;
+    const std::size_t size = static_cast<std::size_t>(last - first) * stride;
+    deflated_chunk& out = done[static_cast<std::size_t>(c)];
+    out.piece = smallest_piece(methods, begin, size, dictionary, c + 1 == chunks);
+    out.adler = adler32(adler32(0L, nullptr, 0), begin, static_cast<uInt>(size));
+    out.filtered_bytes = size;
+    out.crc = crc32(0L, reinterpret_cast<const Bytef*>("IDAT"), 4);
+    if (c == 0) out.crc = crc32(out.crc, header, 2);
+    out.crc = crc32(out.crc, out.piece.data(), static_cast<uInt>(out.piece.size()));
   });
-
-  const auto methods = deflate_methods(options.compression);
-  std::vector<byte_vector> pieces(static_cast<std::size_t>(chunks));
-  std::vector<uLong> adlers(static_cast<std::size_t>(chunks));
-  parallel_tasks(chunks, options.nthreads, [&](int c) {
-    const std::size_t begin = static_cast<std::size_t>(c) * static_cast<std::size_t>(chunk_rows) * stride;
-    const std::size_t end = std::min(filtered.size(), begin + static_cast<std::size_t>(chunk_rows) * stride);
-    pieces[static_cast<std::size_t>(c)] = smallest_piece(methods, filtered.data(), begin, end, c + 1 == chunks);
-    adlers[static_cast<std::size_t>(c)] =
-        adler32(adler32(0L, nullptr, 0), filtered.data() + begin, static_cast<uInt>(end - begin));
-  });
-  uLong adler = adlers[0];
-  for (int c = 1; c < chunks; ++c) {
-    const std::size_t begin = static_cast<std::size_t>(c) * static_cast<std::size_t>(chunk_rows) * stride;
-    const std::size_t end = std::min(filtered.size(), begin + static_cast<std::size_t>(chunk_rows) * stride);
-    adler = adler32_combine(adler, adlers[static_cast<std::size_t>(c)], static_cast<z_off_t>(end - begin));
+  uLong adler = done[0].adler;
+  for (std::size_t c = 1; c < done.size(); ++c) {
+    adler = adler32_combine(adler, done[c].adler, static_cast<z_off_t>(done[c].filtered_bytes));
   }
 
   std::size_t total = 8 + 25 + 12 + 6;
-  for (const auto& p : pieces) total += p.size() + 12;
+  for (const auto& chunk : done) total += chunk.piece.size() + 12;
   for (const auto& [key, value] : text) total += key.size() + value.size() + 13;
   byte_vector out;
   out.reserve(total);
@@ -325,15 +369,20 @@ byte_vector encode_any(int width, int height, int channels, const T* samples,
 
   // One IDAT per deflate chunk: the first starts with the zlib header, the
   // last ends with the Adler-32 of all the filtered bytes.
-  const auto [cmf, flg] = zlib_header(options.compression);
-  const std::uint8_t header[2] = {cmf, flg};
   const std::uint8_t trailer[4] = {
       static_cast<std::uint8_t>(adler >> 24), static_cast<std::uint8_t>((adler >> 16) & 0xFFu),
       static_cast<std::uint8_t>((adler >> 8) & 0xFFu), static_cast<std::uint8_t>(adler & 0xFFu)};
   for (int c = 0; c < chunks; ++c) {
-    const byte_vector& p = pieces[static_cast<std::size_t>(c)];
-    put_chunk(out, "IDAT", {{header, c == 0 ? 2u : 0u}, {p.data(), p.size()}, {trailer, c + 1 == chunks ? 4u : 0u}});
-    byte_vector().swap(pieces[static_cast<std::size_t>(c)]);
+    deflated_chunk& chunk = done[static_cast<std::size_t>(c)];
+    const std::size_t header_size = c == 0 ? 2 : 0, trailer_size = c + 1 == chunks ? 4 : 0;
+    if (trailer_size > 0) chunk.crc = crc32(chunk.crc, trailer, 4);
+    put_be32(out, static_cast<std::uint32_t>(header_size + chunk.piece.size() + trailer_size));
+    out.insert(out.end(), {'I', 'D', 'A', 'T'});
+    out.insert(out.end(), header, header + header_size);
+    out.insert(out.end(), chunk.piece.begin(), chunk.piece.end());
+    out.insert(out.end(), trailer, trailer + trailer_size);
+    put_be32(out, static_cast<std::uint32_t>(chunk.crc));
+    byte_vector().swap(chunk.piece);
   }
   put_chunk(out, "IEND", {});
   return out;
@@ -360,13 +409,32 @@ int png_chunk_rows(std::size_t row_bytes) {
 std::vector<std::uint8_t> encode_png(int width, int height, int channels, const std::uint8_t* samples,
                                      const std::vector<std::pair<std::string, std::string>>& text,
                                      const png_options& options) {
-  return encode_any(width, height, channels, samples, text, options);
+  return encode_any(width, height, channels, row_supply<std::uint8_t>{samples, nullptr, sample_count(width, channels)},
+                    text, options);
 }
 
 std::vector<std::uint8_t> encode_png(int width, int height, int channels, const std::uint16_t* samples,
                                      const std::vector<std::pair<std::string, std::string>>& text,
                                      const png_options& options) {
-  return encode_any(width, height, channels, samples, text, options);
+  return encode_any(width, height, channels, row_supply<std::uint16_t>{samples, nullptr, sample_count(width, channels)},
+                    text, options);
+}
+
+std::vector<std::uint8_t> encode_png_rows(int width, int height, int channels, const png_row_source<std::uint8_t>& rows,
+                                          const std::vector<std::pair<std::string, std::string>>& text,
+                                          const png_options& options) {
+  return encode_any(width, height, channels,
+                    row_supply<std::uint8_t>{nullptr, rows ? &rows : nullptr, sample_count(width, channels)}, text,
+                    options);
+}
+
+std::vector<std::uint8_t> encode_png_rows(int width, int height, int channels,
+                                          const png_row_source<std::uint16_t>& rows,
+                                          const std::vector<std::pair<std::string, std::string>>& text,
+                                          const png_options& options) {
+  return encode_any(width, height, channels,
+                    row_supply<std::uint16_t>{nullptr, rows ? &rows : nullptr, sample_count(width, channels)}, text,
+                    options);
 }
 
 }  // namespace landform

@@ -1,6 +1,6 @@
 // "normal": tangent-space normal maps from Horn's gradient.
 
-#include <cmath>
+#include <vector>
 
 #include "landform/core/parallel.hpp"
 #include "landform/derive/surface.hpp"
@@ -39,50 +39,58 @@ int one_cell(const normal_options&, double) {
   return 1;
 }
 
-// Writes the encoded normal (n + 1) / 2 of every region cell, three channels,
-// as quantise(value) into `out`: straight from the full-field gradient, rows
-// in parallel (cells are independent, so the bytes do not depend on threads),
-// with no full-size float copy for the integer formats.
-template <class T, class Quantise>
-void encode_channels(const surface_gradient& g, const output_context& ctx, double strength, float flip,
-                     std::vector<T>& out, Quantise quantise) {
-  out.resize(static_cast<std::size_t>(ctx.width) * static_cast<std::size_t>(ctx.height) * 3);
-  const auto stride = static_cast<std::size_t>(ctx.field.width());
-  parallel_rows(ctx.height, ctx.nthreads, [&](int j0, int j1) {
-    for (int j = j0; j < j1; ++j) {
-      const std::size_t from = static_cast<std::size_t>(ctx.y0 + j) * stride + static_cast<std::size_t>(ctx.x0);
-      T* row = out.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(ctx.width) * 3;
-      for (int i = 0; i < ctx.width; ++i) {
-        // n = normalize(−s·dz/dx, −s·dz/dy, 1) with y north; encoded as (n + 1) / 2.
-        const double nx = -strength * g.east[from + static_cast<std::size_t>(i)];
-        const double ny = -strength * g.north[from + static_cast<std::size_t>(i)];
-        const double inv = 1.0 / std::sqrt(nx * nx + ny * ny + 1.0);
-        row[3 * i + 0] = quantise(static_cast<float>(nx * inv * 0.5 + 0.5));
-        row[3 * i + 1] = quantise(static_cast<float>(flip * ny * inv * 0.5 + 0.5));
-        row[3 * i + 2] = quantise(static_cast<float>(inv * 0.5 + 0.5));
-      }
-    }
-  });
+// Region row `j` of the normal map into `out` (3 width samples): Horn's
+// interior cells straight from the three height rows through the fused SIMD
+// kernel, border cells (the edge policy) through horn_gradient_row and the
+// same normal formula. `east` and `north` hold a row of scratch gradient.
+template <class T>
+void normal_region_row(const output_context& ctx, edge_policy edges, const detail::normal_params& p, int j,
+                       std::vector<float>& east, std::vector<float>& north, T* out) {
+  const heightfield& h = ctx.field;
+  const int y = ctx.y0 + j, x0 = ctx.x0, x1 = ctx.x0 + ctx.width;
+  const auto [first, last] = horn_interior_span(h, y, x0, ctx.width);
+  const auto border = [&](int begin, int end) {
+    if (end <= begin) return;
+    horn_gradient_row(h, ctx.height_scale, edges, y, begin, end - begin, east.data(), north.data());
+    detail::normal_cells(east.data(), north.data(), end - begin, p, out + 3 * static_cast<std::size_t>(begin - x0));
+  };
+  border(x0, first);
+  if (last > first) {
+    detail::normal_row(h.row(y - 1) + first, h.row(y) + first, h.row(y + 1) + first, last - first, p,
+                       out + 3 * static_cast<std::size_t>(first - x0));
+  }
+  border(last, x1);
 }
 
-// The 8-bit encoding through the SIMD row kernel (bytes equal to
-// encode_channels with the same rounding; tested on every target).
-void encode_rgb8(const surface_gradient& g, const output_context& ctx, double strength, float flip,
-                 std::vector<std::uint8_t>& out) {
-  out.resize(static_cast<std::size_t>(ctx.width) * static_cast<std::size_t>(ctx.height) * 3);
-  const auto stride = static_cast<std::size_t>(ctx.field.width());
+// Region rows [first, last) of the normal map into `out`, 3 width samples a
+// row: what the PNG encoder asks for a chunk at a time.
+template <class T>
+void normal_region_rows(const output_context& ctx, edge_policy edges, const detail::normal_params& p, int first,
+                        int last, T* out) {
+  std::vector<float> east(static_cast<std::size_t>(ctx.width)), north(east.size());
+  const auto row_samples = static_cast<std::size_t>(ctx.width) * 3;
+  for (int j = first; j < last; ++j) {
+    normal_region_row(ctx, edges, p, j, east, north, out + static_cast<std::size_t>(j - first) * row_samples);
+  }
+}
+
+// The float samples (n + 1) / 2 of every region cell, three channels, for
+// the formats that take the whole image: rows in parallel (cells are
+// independent, so the samples do not depend on the threads).
+void encode_channels(const output_context& ctx, edge_policy edges, const detail::normal_params& p,
+                     std::vector<float>& out) {
+  out.resize(static_cast<std::size_t>(ctx.width) * 3 * static_cast<std::size_t>(ctx.height));
   parallel_rows(ctx.height, ctx.nthreads, [&](int j0, int j1) {
-    for (int j = j0; j < j1; ++j) {
-      const std::size_t from = static_cast<std::size_t>(ctx.y0 + j) * stride + static_cast<std::size_t>(ctx.x0);
-      detail::normal_row_u8(g.east.data() + from, g.north.data() + from, ctx.width, strength, flip,
-                            out.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(ctx.width) * 3);
-    }
+    normal_region_rows(ctx, edges, p, j0, j1, out.data() + static_cast<std::size_t>(j0) * ctx.width * 3);
   });
 }
 
 encoded_file encode_normal(const normal_options& o, const std::string& format, const output_context& ctx) {
-  const surface_gradient g = horn_gradient(ctx.field, ctx.height_scale, o.edges, ctx.nthreads);
-  const float flip = o.convention == normal_options::convention_kind::opengl ? 1.0f : -1.0f;
+  detail::normal_params p;
+  p.height_scale = ctx.height_scale;
+  p.denom = 8.0 * ctx.field.placement().cell_size;
+  p.strength = o.strength;
+  p.flip = o.convention == normal_options::convention_kind::opengl ? 1.0f : -1.0f;
   encoded_file out;
   const output_format& f = find_output_format(format);
   raster r;
@@ -91,14 +99,19 @@ encoded_file encode_normal(const normal_options& o, const std::string& format, c
   r.channels = 3;
   r.deflate = ctx.deflate;
   if (f.is_float()) {
-    encode_channels(g, ctx, o.strength, flip, r.f32, [](float v) { return v; });
+    encode_channels(ctx, o.edges, p, r.f32);
     out.encoding = f.summary + " R G B, channel = (n + 1) / 2, unquantised";
   } else if (f.bit_depth() == 16) {
-    encode_channels(g, ctx, o.strength, flip, r.u16,
-                    [](float v) { return static_cast<std::uint16_t>(lround_nonnegative(v * 65535.0)); });
+    // The PNG encoder asks for rows as its chunks need them: the samples are
+    // never held whole, and computing them overlaps the deflating.
+    r.u16_rows = [&](int first, int last, std::uint16_t* rows) {
+      normal_region_rows(ctx, o.edges, p, first, last, rows);
+    };
     out.encoding = f.summary + ", channel = round((n + 1) / 2 * 65535)";
   } else {
-    encode_rgb8(g, ctx, o.strength, flip, r.u8);
+    r.u8_rows = [&](int first, int last, std::uint8_t* rows) {
+      normal_region_rows(ctx, o.edges, p, first, last, rows);
+    };
     out.encoding = f.summary + ", channel = round((n + 1) / 2 * 255)";
   }
   out.bytes = f.write(r);

@@ -1,7 +1,9 @@
 // The normal map's row kernel, compiled once per Highway target
-// (foreach_target) and chosen at run time (HWY_DYNAMIC_DISPATCH). Exact
-// like the noise kernels: separate Mul and Add (the project compiles with
-// -ffp-contract=off), exactly rounded Div and Sqrt, float rounding by
+// (foreach_target) and chosen at run time (HWY_DYNAMIC_DISPATCH). It reads
+// three height rows and computes Horn's gradient, the normal and its samples
+// in one pass, so no full-size gradient array is written and read back.
+// Exact like the noise kernels: separate Mul and Add (the project compiles
+// with -ffp-contract=off), exactly rounded Div and Sqrt, float rounding by
 // DemoteTo, and the final rounding as lround_nonnegative does it (an exact
 // floor and compare).
 
@@ -10,9 +12,12 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
+#include "derive/horn_row.hpp"
 #include "landform/io/quantize.hpp"
 #include "outputs/normal_row.hpp"
 
@@ -21,23 +26,64 @@
 namespace landform::detail {
 namespace {
 
-// One encoded channel value, (n + 1) / 2 as float, to 0..255.
-inline std::uint8_t to_u8(float v) {
-  return static_cast<std::uint8_t>(lround_nonnegative(static_cast<double>(v) * 255.0));
+// One encoded channel value, (n + 1) / 2 as float, as a sample of each type.
+inline void store_sample(float v, std::uint8_t& s) {
+  s = static_cast<std::uint8_t>(lround_nonnegative(static_cast<double>(v) * 255.0));
+}
+inline void store_sample(float v, std::uint16_t& s) {
+  s = static_cast<std::uint16_t>(lround_nonnegative(static_cast<double>(v) * 65535.0));
+}
+inline void store_sample(float v, float& s) {
+  s = v;
+}
+
+template <class T>
+void cells(const float* east, const float* north, int n, const normal_params& p, T* out) {
+  for (int i = 0; i < n; ++i) {
+    const double nx = -p.strength * east[i];
+    const double ny = -p.strength * north[i];
+    const double inv = 1.0 / std::sqrt(nx * nx + ny * ny + 1.0);
+    store_sample(static_cast<float>(nx * inv * 0.5 + 0.5), out[3 * i + 0]);
+    store_sample(static_cast<float>(p.flip * ny * inv * 0.5 + 0.5), out[3 * i + 1]);
+    store_sample(static_cast<float>(inv * 0.5 + 0.5), out[3 * i + 2]);
+  }
+}
+
+// The gradient of a block of cells at a time on the stack, then the normals.
+template <class T>
+void row_scalar(const float* up, const float* mid, const float* down, int n, const normal_params& p, T* out) {
+  constexpr int k_block = 64;
+  float east[k_block], north[k_block];
+  for (int i = 0; i < n; i += k_block) {
+    const int m = std::min(k_block, n - i);
+    horn_row_interior(up + i, mid + i, down + i, m, p.height_scale, p.denom, east, north);
+    cells(east, north, m, p, out + 3 * i);
+  }
 }
 
 }  // namespace
 
-void normal_row_u8_scalar(const float* east, const float* north, int n, double strength, float flip,
-                          std::uint8_t* out) {
-  for (int i = 0; i < n; ++i) {
-    const double nx = -strength * east[i];
-    const double ny = -strength * north[i];
-    const double inv = 1.0 / std::sqrt(nx * nx + ny * ny + 1.0);
-    out[3 * i + 0] = to_u8(static_cast<float>(nx * inv * 0.5 + 0.5));
-    out[3 * i + 1] = to_u8(static_cast<float>(flip * ny * inv * 0.5 + 0.5));
-    out[3 * i + 2] = to_u8(static_cast<float>(inv * 0.5 + 0.5));
-  }
+void normal_cells(const float* east, const float* north, int n, const normal_params& p, std::uint8_t* out) {
+  cells(east, north, n, p, out);
+}
+void normal_cells(const float* east, const float* north, int n, const normal_params& p, std::uint16_t* out) {
+  cells(east, north, n, p, out);
+}
+void normal_cells(const float* east, const float* north, int n, const normal_params& p, float* out) {
+  cells(east, north, n, p, out);
+}
+
+void normal_row_scalar(const float* up, const float* mid, const float* down, int n, const normal_params& p,
+                       std::uint8_t* out) {
+  row_scalar(up, mid, down, n, p, out);
+}
+void normal_row_scalar(const float* up, const float* mid, const float* down, int n, const normal_params& p,
+                       std::uint16_t* out) {
+  row_scalar(up, mid, down, n, p, out);
+}
+void normal_row_scalar(const float* up, const float* mid, const float* down, int n, const normal_params& p,
+                       float* out) {
+  row_scalar(up, mid, down, n, p, out);
 }
 
 }  // namespace landform::detail
@@ -47,42 +93,75 @@ HWY_BEFORE_NAMESPACE();
 namespace landform::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-void row_u8(const float* HWY_RESTRICT east, const float* HWY_RESTRICT north, int n, double strength, float flip,
-            std::uint8_t* HWY_RESTRICT out) {
+// horn_row_interior and normal_cells fused, a vector of double lanes at a
+// time, operation for operation as the scalar code; the tail goes to it.
+template <class T>
+void fused_row(const float* HWY_RESTRICT up, const float* HWY_RESTRICT mid, const float* HWY_RESTRICT down, int n,
+               const normal_params& p, T* HWY_RESTRICT out) {
+  constexpr bool k_float = std::is_same_v<T, float>;
   const hn::ScalableTag<double> dd;
   const hn::Rebind<float, decltype(dd)> df;  // as many float lanes as double lanes
-  const auto lanes = static_cast<int>(hn::Lanes(dd));
-  const auto neg_s = hn::Set(dd, -strength), one = hn::Set(dd, 1.0), half = hn::Set(dd, 0.5);
-  const auto vflip = hn::Set(dd, static_cast<double>(flip));
   const hn::Rebind<std::int32_t, decltype(dd)> di;
-  const auto scale = hn::Set(dd, 255.0);
-  // lround(v x 255) for v >= 0 as lround_nonnegative does it: floor, plus 1
+  using sample_tag = std::conditional_t<k_float, decltype(df), decltype(di)>;
+  const sample_tag ds;
+  const auto lanes = static_cast<int>(hn::Lanes(dd));
+  const auto scale = hn::Set(dd, p.height_scale), denom = hn::Set(dd, p.denom), two = hn::Set(dd, 2.0);
+  const auto neg_s = hn::Set(dd, -p.strength), one = hn::Set(dd, 1.0), half = hn::Set(dd, 0.5);
+  const auto flip = hn::Set(dd, static_cast<double>(p.flip));
+  const auto metres = [&](const float* heights) { return hn::Mul(hn::PromoteTo(dd, hn::LoadU(df, heights)), scale); };
+  // A channel (n + 1) / 2 rounded to float; for integer samples then
+  // lround(v x full) as lround_nonnegative does it for v >= 0: floor, plus 1
   // when the fraction is at least a half (floor and the difference are exact).
-  const auto quantise = [&](auto channel) {
-    const auto v = hn::Mul(hn::PromoteTo(dd, hn::DemoteTo(df, channel)), scale);
-    const auto f = hn::Floor(v);
-    return hn::DemoteTo(di, hn::Add(f, hn::IfThenElseZero(hn::Ge(hn::Sub(v, f), half), one)));
+  const auto sample = [&](auto channel) {
+    const auto v = hn::DemoteTo(df, channel);
+    if constexpr (k_float) {
+      return v;
+    } else {
+      const auto x = hn::Mul(hn::PromoteTo(dd, v), hn::Set(dd, std::is_same_v<T, std::uint8_t> ? 255.0 : 65535.0));
+      const auto f = hn::Floor(x);
+      return hn::DemoteTo(di, hn::Add(f, hn::IfThenElseZero(hn::Ge(hn::Sub(x, f), half), one)));
+    }
   };
   constexpr int k_max_lanes = 16;
-  HWY_ALIGN std::int32_t c[3][k_max_lanes];
+  HWY_ALIGN hn::TFromD<sample_tag> c[3][k_max_lanes];
   int i = 0;
   if (lanes <= k_max_lanes) {
     for (; i + lanes <= n; i += lanes) {
-      const auto nx = hn::Mul(neg_s, hn::PromoteTo(dd, hn::LoadU(df, east + i)));
-      const auto ny = hn::Mul(neg_s, hn::PromoteTo(dd, hn::LoadU(df, north + i)));
+      const auto a = metres(up + i - 1), b = metres(up + i), cc = metres(up + i + 1);
+      const auto d = metres(mid + i - 1), f = metres(mid + i + 1);
+      const auto g = metres(down + i - 1), hh = metres(down + i), ii = metres(down + i + 1);
+      // Horn's east and north, rounded to float as horn_gradient stores them.
+      const auto east = hn::DemoteTo(
+          df,
+          hn::Div(hn::Sub(hn::Add(hn::Add(cc, hn::Mul(two, f)), ii), hn::Add(hn::Add(a, hn::Mul(two, d)), g)), denom));
+      const auto north = hn::DemoteTo(
+          df,
+          hn::Div(hn::Sub(hn::Add(hn::Add(a, hn::Mul(two, b)), cc), hn::Add(hn::Add(g, hn::Mul(two, hh)), ii)), denom));
+      const auto nx = hn::Mul(neg_s, hn::PromoteTo(dd, east));
+      const auto ny = hn::Mul(neg_s, hn::PromoteTo(dd, north));
       const auto inv = hn::Div(one, hn::Sqrt(hn::Add(hn::Add(hn::Mul(nx, nx), hn::Mul(ny, ny)), one)));
-      hn::Store(quantise(hn::Add(hn::Mul(hn::Mul(nx, inv), half), half)), di, c[0]);
-      hn::Store(quantise(hn::Add(hn::Mul(hn::Mul(hn::Mul(vflip, ny), inv), half), half)), di, c[1]);
-      hn::Store(quantise(hn::Add(hn::Mul(inv, half), half)), di, c[2]);
-      std::uint8_t* px = out + 3 * i;
+      hn::Store(sample(hn::Add(hn::Mul(hn::Mul(nx, inv), half), half)), ds, c[0]);
+      hn::Store(sample(hn::Add(hn::Mul(hn::Mul(hn::Mul(flip, ny), inv), half), half)), ds, c[1]);
+      hn::Store(sample(hn::Add(hn::Mul(inv, half), half)), ds, c[2]);
+      T* px = out + 3 * i;
       for (int k = 0; k < lanes; ++k) {
-        px[3 * k + 0] = static_cast<std::uint8_t>(c[0][k]);
-        px[3 * k + 1] = static_cast<std::uint8_t>(c[1][k]);
-        px[3 * k + 2] = static_cast<std::uint8_t>(c[2][k]);
+        px[3 * k + 0] = static_cast<T>(c[0][k]);
+        px[3 * k + 1] = static_cast<T>(c[1][k]);
+        px[3 * k + 2] = static_cast<T>(c[2][k]);
       }
     }
   }
-  normal_row_u8_scalar(east + i, north + i, n - i, strength, flip, out + 3 * i);
+  row_scalar(up + i, mid + i, down + i, n - i, p, out + 3 * i);
+}
+
+void row_u8(const float* up, const float* mid, const float* down, int n, const normal_params& p, std::uint8_t* out) {
+  fused_row(up, mid, down, n, p, out);
+}
+void row_u16(const float* up, const float* mid, const float* down, int n, const normal_params& p, std::uint16_t* out) {
+  fused_row(up, mid, down, n, p, out);
+}
+void row_f32(const float* up, const float* mid, const float* down, int n, const normal_params& p, float* out) {
+  fused_row(up, mid, down, n, p, out);
 }
 
 const char* target_name() {
@@ -96,10 +175,20 @@ HWY_AFTER_NAMESPACE();
 namespace landform::detail {
 
 HWY_EXPORT(row_u8);
+HWY_EXPORT(row_u16);
+HWY_EXPORT(row_f32);
 HWY_EXPORT(target_name);
 
-void normal_row_u8(const float* east, const float* north, int n, double strength, float flip, std::uint8_t* out) {
-  HWY_DYNAMIC_DISPATCH(row_u8)(east, north, n, strength, flip, out);
+void normal_row(const float* up, const float* mid, const float* down, int n, const normal_params& p,
+                std::uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(row_u8)(up, mid, down, n, p, out);
+}
+void normal_row(const float* up, const float* mid, const float* down, int n, const normal_params& p,
+                std::uint16_t* out) {
+  HWY_DYNAMIC_DISPATCH(row_u16)(up, mid, down, n, p, out);
+}
+void normal_row(const float* up, const float* mid, const float* down, int n, const normal_params& p, float* out) {
+  HWY_DYNAMIC_DISPATCH(row_f32)(up, mid, down, n, p, out);
 }
 
 std::string normal_row_target() {

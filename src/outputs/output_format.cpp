@@ -15,6 +15,7 @@ namespace {
 // One per container and sample type; the table below names them.
 
 std::vector<std::uint8_t> png8(const raster& r) {
+  if (r.u8_rows) return encode_png_rows(r.width, r.height, r.channels, r.u8_rows, {}, r.deflate);
   switch (r.channels) {
     case 1:
       return encode_png_gray8(r.width, r.height, r.u8.data(), r.deflate);
@@ -28,6 +29,10 @@ std::vector<std::uint8_t> png8(const raster& r) {
 // 16-bit PNGs: greyscale carries the provenance tEXt chunks (as it always has);
 // RGB and RGBA write none, so their bytes depend on the samples only.
 std::vector<std::uint8_t> png16(const raster& r) {
+  if (r.u16_rows) {
+    return encode_png_rows(r.width, r.height, r.channels, r.u16_rows,
+                           r.channels == 1 ? r.text : std::vector<std::pair<std::string, std::string>>{}, r.deflate);
+  }
   switch (r.channels) {
     case 1:
       return encode_png_gray16(r.width, r.height, r.u16.data(), r.text, r.deflate);
@@ -96,6 +101,15 @@ const std::vector<output_format> k_formats = {
      &text_bytes},
 };
 
+// All the rows of a row source, for the formats that take the whole image.
+template <class T>
+std::vector<T> all_rows(const raster& r, const png_row_source<T>& rows) {
+  std::vector<T> out(static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.height) *
+                     static_cast<std::size_t>(r.channels));
+  if (!out.empty()) rows(0, r.height, out.data());
+  return out;
+}
+
 std::size_t samples_of(const raster& r, sample_type t) {
   switch (t) {
     case sample_type::uint8:
@@ -134,7 +148,15 @@ std::vector<std::uint8_t> output_format::write(const raster& r) const {
   const std::size_t expected = static_cast<std::size_t>(r.width < 0 ? 0 : r.width) *
                                static_cast<std::size_t>(r.height < 0 ? 0 : r.height) *
                                static_cast<std::size_t>(r.channels);
-  if (samples_of(r, samples) != expected) {
+  const bool streamed = (samples == sample_type::uint8 && r.u8_rows && r.u8.empty()) ||
+                        (samples == sample_type::uint16 && r.u16_rows && r.u16.empty());
+  if (streamed && extension != "png") {
+    raster whole = r;
+    if (samples == sample_type::uint8) whole.u8 = all_rows(r, r.u8_rows);
+    if (samples == sample_type::uint16) whole.u16 = all_rows(r, r.u16_rows);
+    return encode(whole);
+  }
+  if (!streamed && samples_of(r, samples) != expected) {
     throw std::invalid_argument("format " + name + ": " + std::to_string(samples_of(r, samples)) +
                                 " samples for an image of " + std::to_string(r.width) + " x " +
                                 std::to_string(r.height) + " x " + std::to_string(r.channels));

@@ -8,6 +8,7 @@
 #include <stb_image.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -193,4 +194,55 @@ TEST_CASE("encode_png rejects bad arguments", "[png]") {
   CHECK_THROWS_AS(landform::encode_png(1, 1, 5, v), std::invalid_argument);
   CHECK_THROWS_AS(landform::encode_png(1, 1, 1, static_cast<const std::uint8_t*>(nullptr)), std::invalid_argument);
   CHECK_THROWS_AS(landform::encode_png(1, 1, 1, v, {{"bad  key", ""}}), std::invalid_argument);
+}
+
+namespace {
+
+// encode_png_rows over `v` must give encode_png's bytes, asking for chunks
+// of rows, never the whole image at once.
+template <class T>
+void check_rows_source(int w, int h, int channels, const std::vector<T>& v, const landform::png_options& options) {
+  const std::size_t row = static_cast<std::size_t>(w) * static_cast<std::size_t>(channels);
+  std::atomic<int> most_rows{0};
+  std::atomic<bool> out_of_range{false};  // Catch2 assertions are not thread-safe
+  const landform::png_row_source<T> rows = [&](int first, int last, T* out) {
+    if (first < 0 || first >= last || last > h) {
+      out_of_range = true;
+      return;
+    }
+    int seen = most_rows.load();
+    while (last - first > seen && !most_rows.compare_exchange_weak(seen, last - first)) {
+    }
+    std::copy(v.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(first) * row),
+              v.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(last) * row), out);
+  };
+  INFO(w << " x " << h << " x " << channels << ", " << 8 * sizeof(T) << " bits, filter "
+         << static_cast<int>(options.filter) << ", " << options.nthreads << " threads");
+  CHECK(landform::encode_png_rows(w, h, channels, rows, {{"Software", "test"}}, options) ==
+        landform::encode_png(w, h, channels, v.data(), {{"Software", "test"}}, options));
+  CHECK_FALSE(out_of_range.load());
+  CHECK(most_rows.load() < h);
+}
+
+}  // namespace
+
+TEST_CASE("encode_png_rows writes encode_png's bytes from rows asked a chunk at a time", "[png]") {
+  const auto rgb8 = test_image<std::uint8_t>(600, 500, 3, 21);     // 145 rows a chunk, 20 rows of dictionary
+  const auto rgb16 = test_image<std::uint16_t>(1024, 700, 3, 22);  // 42 rows a chunk
+  const auto wide = test_image<std::uint8_t>(40000, 20, 1, 23);    // a row longer than the 32 KiB dictionary
+  const auto rgba16 = test_image<std::uint16_t>(33, 9000, 4, 24);  // many chunks of short rows
+  for (const auto filter : {landform::png_filter::none, landform::png_filter::sub, landform::png_filter::up,
+                            landform::png_filter::average, landform::png_filter::paeth}) {
+    for (const int threads : {1, 2}) {
+      landform::png_options options;
+      options.filter = filter;
+      options.nthreads = threads;
+      options.compression = landform::png_compression::fast;
+      check_rows_source(600, 500, 3, rgb8, options);
+      check_rows_source(1024, 700, 3, rgb16, options);
+      check_rows_source(40000, 20, 1, wide, options);
+      check_rows_source(33, 9000, 4, rgba16, options);
+    }
+  }
+  CHECK_THROWS_AS(landform::encode_png_rows(4, 4, 3, landform::png_row_source<std::uint8_t>{}), std::invalid_argument);
 }

@@ -43,6 +43,22 @@ struct surface_gradient {
 /// depend on the thread count.
 surface_gradient horn_gradient(const heightfield& h, double height_scale, edge_policy edges, int nthreads);
 
+/// The columns [first, second) of [x0, x0 + n) in row `j` of `h` whose 3x3
+/// windows lie inside the field (Horn's interior cells, no edge policy
+/// needed); the cells of [x0, x0 + n) left and right of it are border cells.
+/// An empty span (first == second) when row `j` is the first or last row, or
+/// the field is at most 2 cells wide. Requires 0 <= j < height and
+/// 0 <= x0 <= x0 + n <= width.
+std::pair<int, int> horn_interior_span(const heightfield& h, int j, int x0, int n);
+
+/// Horn's gradient of the `n` cells [x0, x0 + n) of row `j` of `h` into
+/// `east` and `north` (n floats each, metres per metre): the values
+/// horn_gradient gives at those cells, bit for bit. For computing a few rows
+/// or cells without the two full-size arrays. Requires 0 <= j < height and
+/// 0 <= x0 <= x0 + n <= width.
+void horn_gradient_row(const heightfield& h, double height_scale, edge_policy edges, int j, int x0, int n, float* east,
+                       float* north);
+
 /// Slope in degrees, atan(|gradient|), from 0 (flat) to < 90.
 float slope_degrees(float east, float north);
 

@@ -58,7 +58,7 @@ class file_transaction {
   /// bad or duplicate name.
   /// A name whose folder resolves (through symbolic links) outside `dir`
   /// throws io_error naming the file: no output leaves the output folder.
-  void stage(const std::string& relative_name, std::vector<std::uint8_t> bytes);
+  void stage(const std::string& relative_name, const std::vector<std::uint8_t>& bytes);
 
   /// Renames every staged temporary onto its final name, replacing existing
   /// files. Before renaming anything it checks that no final name is an

@@ -2,17 +2,19 @@
 /// @file
 /// The PNG encoder: every PNG the library writes goes through here.
 ///
-/// The image is filtered with one fixed filter per row, then the filtered
-/// bytes are cut into chunks of whole rows (the chunk size depends on the row
-/// length only, never on the thread count) and each chunk is deflated on its
-/// own, in parallel, primed with the 32 KiB of filtered bytes before it (by each
-/// method of the compression setting, keeping the smallest piece). The
+/// The image is filtered with one fixed filter per row and the filtered bytes
+/// are cut into chunks of whole rows (the chunk size depends on the row length
+/// only, never on the thread count); each chunk is filtered and deflated on
+/// its own, in parallel, primed with the 32 KiB of filtered bytes before it
+/// (which it filters again rather than wait for the chunk before), by each
+/// method of the compression setting, keeping the smallest piece. The
 /// raw deflate pieces (all but the last ending in a sync flush) are joined into
 /// one zlib stream whose Adler-32 is combined from the chunks'. The bytes are
 /// therefore the same for every thread count (for a given zlib version), and
 /// the file is a standard, non-interlaced PNG any decoder reads.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,5 +75,26 @@ struct png_options {
 [[nodiscard]] std::vector<std::uint8_t> encode_png(int width, int height, int channels, const std::uint16_t* samples,
                                                    const std::vector<std::pair<std::string, std::string>>& text = {},
                                                    const png_options& options = {});
+
+/// Rows on demand, for encode_png_rows: writes rows [first, last) of the
+/// image to `out`, (last - first) x width x channels samples, top row first.
+/// Called from several threads at once, and more than once for some rows
+/// (a chunk's dictionary rows): it must be thread-safe and give the same
+/// samples for a row every time.
+template <class T>
+using png_row_source = std::function<void(int first, int last, T* out)>;
+
+/// encode_png with the samples asked for a chunk of rows at a time, as the
+/// encoder's tasks need them, so the image is never held whole: the same
+/// bytes as encode_png of the samples `rows` gives. Throws as encode_png
+/// (std::invalid_argument for an empty `rows`), and whatever `rows` throws.
+[[nodiscard]] std::vector<std::uint8_t> encode_png_rows(
+    int width, int height, int channels, const png_row_source<std::uint8_t>& rows,
+    const std::vector<std::pair<std::string, std::string>>& text = {}, const png_options& options = {});
+
+/// As above with 16-bit samples in host order.
+[[nodiscard]] std::vector<std::uint8_t> encode_png_rows(
+    int width, int height, int channels, const png_row_source<std::uint16_t>& rows,
+    const std::vector<std::pair<std::string, std::string>>& text = {}, const png_options& options = {});
 
 }  // namespace landform

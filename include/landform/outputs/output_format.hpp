@@ -36,6 +36,11 @@ struct raster {
   std::vector<std::uint8_t> u8;
   std::vector<std::uint16_t> u16;
   std::vector<float> f32;
+  /// Instead of `u8` or `u16` (left empty): the samples a chunk of rows at a
+  /// time (see encode_png_rows), so a PNG is encoded without the image ever
+  /// held whole; other formats take all rows at once.
+  png_row_source<std::uint8_t> u8_rows;
+  png_row_source<std::uint16_t> u16_rows;
   /// OpenEXR channel names; empty: Y for one channel, R G B (A) for three (four).
   std::vector<std::string> channel_names;
   /// Provenance ("Software", "Comment"): PNG tEXt (16-bit PNG), TIFF Software
@@ -98,7 +103,8 @@ struct output_format {
   /// PNG and OpenEXR: files deflated with a level the preset can choose.
   [[nodiscard]] bool deflates() const { return extension == "png" || extension == "exr"; }
   /// Encodes `r` after checking its channel count and that the vector of the
-  /// format's sample type holds width * height * channels samples (else
+  /// format's sample type holds width * height * channels samples, or is
+  /// empty with a row source of that type given (else
   /// std::invalid_argument).
   [[nodiscard]] std::vector<std::uint8_t> write(const raster& r) const;
 };
