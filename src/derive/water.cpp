@@ -233,7 +233,18 @@ void water_state::trace_network() {
       if (nx == k_none) {
         const std::uint32_t r = graph.receiver[cur];
         if (r == cur) {
+          // It leaves the map: the line goes on to the border, half a cell
+          // out, so a river rising on a border cell is a line too (RFC 7946
+          // wants two positions).
           s.end = "edge";
+          const auto [x, y] = cell_point(cur);
+          const double dx = x == 0.0 ? -0.5 : x == static_cast<double>(width - 1) ? 0.5 : 0.0;
+          const double dy = y == 0.0 ? -0.5 : y == static_cast<double>(height - 1) ? 0.5 : 0.0;
+          if (dx != 0.0 || dy != 0.0) {
+            s.points.push_back({x + dx, y + dy});
+            s.surface.push_back(static_cast<float>(filled[cur]));
+            widths.push_back(w.river_width[cur]);
+          }
         } else {
           s.end = w.ocean[r] ? "sea" : (w.lake[r] >= 0 ? "lake" : "sink");
           s.points.push_back(midpoint(cur, r));

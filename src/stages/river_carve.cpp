@@ -183,7 +183,9 @@ void carve_state::carve_channels(std::vector<double>& carve, const float* input,
     return pt[0] == std::floor(pt[0]) && pt[1] == std::floor(pt[1]);
   };
   for (const river_segment& s : water.network) {
-    const std::size_t m = s.points.size();
+    // A line leaving the map ends on its border, half a cell out: the channel
+    // is carved to its last cell, as the border holds the base level.
+    const std::size_t m = s.points.size() - (s.end == "edge" && !on_cell(s.points.back()) ? 1 : 0);
     if (m < 2) continue;
     std::vector<double> beds(m);
     for (std::size_t k = 0; k < m; ++k) {
@@ -196,7 +198,7 @@ void carve_state::carve_channels(std::vector<double>& carve, const float* input,
         beds[k] = std::min(bed[last], floor[last] - 0.5 * grade);
       }
     }
-    std::vector<std::array<double, 2>> line = s.points;
+    std::vector<std::array<double, 2>> line(s.points.begin(), s.points.begin() + static_cast<std::ptrdiff_t>(m));
     smooth_line(line, p.smoothing);
     for (std::size_t k = 0; k + 1 < m; ++k) {
       carve_piece piece;

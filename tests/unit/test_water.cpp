@@ -288,6 +288,33 @@ TEST_CASE("water: the GeoJSON network is RFC 7946, monotone, ends at sea/lake/ed
   }
 }
 
+TEST_CASE("water: a river that rises on a border cell is a line to the border, not one position",
+          "[derive][water][pipeline]") {
+  // A plane with a threshold below one cell: every cell is a river, and the
+  // border cells (the base level) leave the map at once.
+  const json preset = json::parse(R"({
+    "size": [12, 9], "cell_size": 10.0, "height_scale": 100,
+    "stages": [{"type": "gradient", "start": 0.1, "end": 0.9}],
+    "outputs": [{"map": "river_network", "format": "geojson", "river_area": 1e-6}]
+  })");
+  const auto files = build_outputs(preset, 1);
+  const json fc = json::parse(std::string(files[0].bytes.begin(), files[0].bytes.end()));
+  int at_border = 0;
+  for (const auto& f : fc["features"]) {
+    const auto& coords = f["geometry"]["coordinates"];
+    REQUIRE(coords.size() >= 2);  // RFC 7946 section 3.1.4
+    if (f["properties"]["end"] != "edge") continue;
+    // The last position is on the map's border, half a cell out from the
+    // border cell before it.
+    const double x = coords.back()[0], y = coords.back()[1];
+    CHECK((x == -5.0 || x == 115.0 || y == 5.0 || y == -85.0));
+    CHECK(std::abs(x - coords[coords.size() - 2][0].get<double>()) <= 5.0);
+    CHECK(std::abs(y - coords[coords.size() - 2][1].get<double>()) <= 5.0);
+    ++at_border;
+  }
+  CHECK(at_border == 2 * 12 + 2 * 9 - 4);  // every border cell is an outlet of the base level
+}
+
 TEST_CASE("water outputs: a tile's files equal the same window of the world's", "[derive][water][pipeline]") {
   const json world = json::parse(R"({
     "size": [72, 60], "cell_size": 20.0, "height_scale": 300, "sea_level": 0.3,

@@ -54,7 +54,8 @@ struct lake_info {
 /// One river segment: a D8 path between sources, confluences and mouths.
 struct river_segment {
   /// Vertices as cell coordinates (x, y; cell centres at integers; a mouth
-  /// vertex may lie halfway to a lake or sea cell), upstream first.
+  /// vertex may lie halfway to a lake or sea cell, or on the map's border,
+  /// half a cell out, where it leaves the map), upstream first; at least two.
   std::vector<std::array<double, 2>> points;
   std::vector<float> surface;  ///< height units at each vertex (water surface, non-increasing)
   /// m at each vertex: the river's width over the piece to the next vertex
