@@ -293,9 +293,9 @@ namespace {
 // The files and folders a plan.json names: each tile's preset and output
 // folder, each stage's coarse result, and (with `with_stale`) what it lists
 // as left from earlier plans.
-std::vector<std::string> plan_paths(const json& plan, bool with_stale) {
+std::vector<std::string> plan_paths(const nlohmann::json& plan, bool with_stale) {
   std::vector<std::string> paths;
-  const auto add = [&](const json& entry, const char* key) {
+  const auto add = [&](const nlohmann::json& entry, const char* key) {
     const auto it = entry.find(key);
     if (it == entry.end() || !it->is_string()) return;
     const std::filesystem::path p = std::filesystem::path(it->get<std::string>()).lexically_normal();
@@ -303,19 +303,19 @@ std::vector<std::string> plan_paths(const json& plan, bool with_stale) {
     paths.push_back(p.generic_string());
   };
   if (const auto tiles = plan.find("tiles"); tiles != plan.end() && tiles->is_array()) {
-    for (const json& t : *tiles) {
+    for (const nlohmann::json& t : *tiles) {
       if (!t.is_object()) continue;
       add(t, "preset");
       add(t, "out");
     }
   }
   if (const auto stages = plan.find("stages"); stages != plan.end() && stages->is_array()) {
-    for (const json& s : *stages) {
+    for (const nlohmann::json& s : *stages) {
       if (s.is_object()) add(s, "coarse_result");
     }
   }
   if (const auto stale = plan.find("stale"); with_stale && stale != plan.end() && stale->is_array()) {
-    for (const json& name : *stale) add(json{{"path", name}}, "path");
+    for (const nlohmann::json& name : *stale) add(nlohmann::json{{"path", name}}, "path");
   }
   std::sort(paths.begin(), paths.end());
   paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
@@ -324,7 +324,7 @@ std::vector<std::string> plan_paths(const json& plan, bool with_stale) {
 
 }  // namespace
 
-std::vector<std::string> stale_plan_paths(const json& previous, const json& plan) {
+std::vector<std::string> stale_plan_paths(const nlohmann::json& previous, const nlohmann::json& plan) {
   const std::vector<std::string> before = plan_paths(previous, true);
   const std::vector<std::string> now = plan_paths(plan, false);
   std::vector<std::string> stale;

@@ -160,6 +160,14 @@ bool load_stage_files(const stage_info& info, const json& entry, const std::stri
   return ok;
 }
 
+// What only the preset's world shows of a configured stage
+// (stage_info::check_world), reported at the stage's keys.
+void check_stage_world(const stage_info& info, const json& canonical, const stage_inputs& inputs,
+                       const std::string& path, const world_extent& world, checker& c) {
+  if (!info.check_world || world.width <= 0 || world.height <= 0) return;
+  for (const auto& [key, message] : info.check_world(canonical, world, inputs)) c.add(path + "." + key, message);
+}
+
 // Checks one stage entry; returns its canonical form (or null if broken).
 // `layers` are the layers written by earlier stages (masks may read them).
 json check_stage(const json& entry, std::size_t index, const stage_registry& registry, checker& c,
@@ -355,11 +363,7 @@ pipeline pipeline::build_impl(const json& preset, const std::filesystem::path& b
         s.seed = derive_stage_seed(top.seed, s.key);
       }
       check_sea_level_use(*info, canonical, s.path, top, c);
-      if (info->check_world && top.world.width > 0 && top.world.height > 0) {
-        for (const auto& [key, message] : info->check_world(canonical, top.world, inputs)) {
-          c.add(s.path + "." + key, message);
-        }
-      }
+      check_stage_world(*info, canonical, inputs, s.path, top.world, c);
       s.scope = info->scope_of(canonical);
       s.halo = s.scope == stage_scope::world ? -1 : std::max(0, info->halo_of(canonical));
       s.coarse_factor = info->coarse_factor_of(canonical);  // 0 unless coarse-scope
