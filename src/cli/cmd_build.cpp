@@ -14,7 +14,6 @@
 
 #include "build_timings.hpp"
 #include "cli_common.hpp"
-#include "cost_check.hpp"
 #include "folder_lock.hpp"
 #include "interrupt.hpp"
 #include "landform/core/parallel.hpp"
@@ -23,6 +22,7 @@
 #include "landform/pipeline/manifest.hpp"
 #include "landform/pipeline/pipeline.hpp"
 #include "landform/pipeline/preset_header.hpp"
+#include "preflight.hpp"
 #include "seed_list.hpp"
 #include "seed_variants.hpp"
 
@@ -118,7 +118,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
   const pipeline p = pipeline::build(preset, base_dir);
   timings.mark("validate preset");
   check_target(p, o.strict);
-  check_cost(p, o.max_seconds);
+  preflight(p, o.max_seconds);
   progress_line progress(!o.quiet && isatty(STDERR_FILENO));
   run_options run;
   run.nthreads = o.threads;

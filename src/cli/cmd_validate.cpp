@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "cli_common.hpp"
-#include "cost_check.hpp"
 #include "landform/pipeline/pipeline.hpp"
+#include "preflight.hpp"
 
 namespace landform::cli {
 
@@ -19,7 +19,7 @@ void setup_validate(CLI::App& app) {
     int code = k_exit_ok;
     try {
       const pipeline p = pipeline::build(load_preset(*source), preset_folder(*source));
-      check_cost(p, *max_seconds);
+      preflight(p, *max_seconds);
       std::cout << source->file << ": ok (" << p.stages().size() << " stages, " << p.region().width << "x"
                 << p.region().height << ", " << p.outputs().size() << " outputs)\n";
     } catch (...) {

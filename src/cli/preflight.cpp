@@ -1,4 +1,4 @@
-#include "cost_check.hpp"
+#include "preflight.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -34,8 +34,11 @@ void add_max_seconds_option(CLI::App& cmd, std::optional<double>& max_seconds) {
       ->check(CLI::PositiveNumber);
 }
 
-void check_cost(const pipeline& p, const std::optional<double>& max_seconds) {
+void print_advice(const pipeline& p) {
   for (const preset_issue& advice : p.advice()) std::cerr << "landform: warning: " << advice.to_string() << '\n';
+}
+
+void check_cost(const pipeline& p, const std::optional<double>& max_seconds) {
   const std::vector<double> per_stage = p.estimated_stage_seconds();
   if (per_stage.empty()) return;
   const double total = p.estimated_seconds();
@@ -47,6 +50,11 @@ void check_cost(const pipeline& p, const std::optional<double>& max_seconds) {
                                duration_words(per_stage[static_cast<std::size_t>(costliest)]) + " in this stage)";
   if (refused) throw preset_error(path, estimate + ", more than --max-seconds " + format_number(*max_seconds));
   std::cerr << "landform: warning: " << path << ": " << estimate << "; --max-seconds N refuses such presets\n";
+}
+
+void preflight(const pipeline& p, const std::optional<double>& max_seconds) {
+  print_advice(p);
+  check_cost(p, max_seconds);
 }
 
 }  // namespace landform::cli
