@@ -28,7 +28,10 @@ struct olsen_erosion_params {
 /// Arithmetic is done in double on the float32 heights.
 /// @post the sum of heights is conserved up to float32 rounding; border cells
 /// are never centres but may receive material.
-/// Serial by design: the in-place order is the algorithm. Scope: world.
+/// One thread: the in-place order is the algorithm. Cells at least three
+/// apart do not interact, so the pass runs as wavefronts y + 3 x of
+/// independent cells in SIMD lanes (stages/olsen_wavefront.hpp), with the
+/// scan's result bit for bit. Scope: world.
 void apply_olsen_erosion(heightfield& h, const olsen_erosion_params& p, const stage_context& ctx);
 
 stage_info olsen_erosion_stage_info();

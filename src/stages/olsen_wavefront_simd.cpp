@@ -1,0 +1,125 @@
+// Wavefronts of olsen_erosion's pass in SIMD lanes, compiled once per
+// Highway target (foreach_target) and chosen at run time.
+//
+// A lane is one cell of a wavefront; its eight neighbours are contiguous
+// loads (olsen_wavefront.hpp). Heights are promoted to double and every lane
+// computes the scalar pass's values (c - n per neighbour, the first largest,
+// c - d/2 and n + d/2 rounded to float), so the result is the tutorial's bit
+// for bit on every target.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "stages/olsen_wavefront_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+
+#include "stages/olsen_wavefront.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace landform::olsen_detail::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DD = hn::ScalableTag<double>;
+using DF = hn::Rebind<float, DD>;  // as many floats as doubles
+
+// The Moore neighbours in the scan order of the tutorial: x offset outer,
+// y offset inner.
+constexpr std::array<std::array<int, 2>, 8> k_moore = {
+    {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1}}};
+
+// One cell (the lanes that do not fill a vector).
+void erode_cell(float* centre, const std::array<float*, 8>& neighbour, std::ptrdiff_t x, double threshold) {
+  const double c = centre[x];
+  double d_max = 0.0;
+  float* match = nullptr;
+  for (float* n : neighbour) {
+    const double d = c - static_cast<double>(n[x]);
+    if (d > d_max) {  // strict: the first maximum in scan order wins
+      d_max = d;
+      match = n + x;
+    }
+  }
+  if (0.0 < d_max && d_max <= threshold) {
+    const double d_h = 0.5 * d_max;
+    centre[x] = static_cast<float>(c - d_h);
+    *match = static_cast<float>(static_cast<double>(*match) + d_h);
+  }
+}
+
+// The cells x .. x + lanes - 1 of one wavefront. The scan keeps the first
+// largest drop; here the largest drop is a maximum tree (the same value:
+// rounding is monotone) and its neighbour the first with that drop. Lanes
+// that move nothing store back the values they loaded (promoted and demoted
+// exactly): the nine rows touched are distinct and no other lane's, so this
+// equals the scan.
+HWY_INLINE void erode_lanes(float* HWY_RESTRICT centre, const std::array<float*, 8>& neighbour, std::ptrdiff_t x,
+                            double threshold) {
+  const DD dd;
+  const DF df;
+  const auto c = hn::PromoteTo(dd, hn::LoadU(df, centre + x));
+  std::array<hn::Vec<DD>, 8> n, drop;
+  for (std::size_t k = 0; k < n.size(); ++k) {
+    n[k] = hn::PromoteTo(dd, hn::LoadU(df, neighbour[k] + x));
+    drop[k] = hn::Sub(c, n[k]);
+  }
+  const auto d_max = hn::Max(hn::Max(hn::Max(drop[0], drop[1]), hn::Max(drop[2], drop[3])),
+                             hn::Max(hn::Max(drop[4], drop[5]), hn::Max(drop[6], drop[7])));
+  auto open = hn::And(hn::Lt(hn::Zero(dd), d_max), hn::Le(d_max, hn::Set(dd, threshold)));
+  const auto d_h = hn::Mul(hn::Set(dd, 0.5), d_max);
+  hn::StoreU(hn::DemoteTo(df, hn::IfThenElse(open, hn::Sub(c, d_h), c)), df, centre + x);
+  // `open`: the lanes whose neighbour is still to be found, in scan order.
+  for (std::size_t k = 0; k < n.size(); ++k) {
+    const auto here = hn::And(open, hn::Eq(drop[k], d_max));
+    hn::StoreU(hn::DemoteTo(df, hn::IfThenElse(here, hn::Add(n[k], d_h), n[k])), df, neighbour[k] + x);
+    open = hn::AndNot(here, open);
+  }
+}
+
+void erode_wavefronts(skewed_grid& g, int t_begin, int t_end, double threshold) {
+  const DD dd;
+  const auto lanes = static_cast<std::ptrdiff_t>(hn::Lanes(dd));
+  float* cells = g.cells.data();
+  const std::ptrdiff_t* base = g.base.data();
+  for (int t = t_begin; t < t_end; ++t) {
+    // Interior cells: 1 <= x <= width - 2 and 1 <= t - 3 x <= height - 2.
+    const std::ptrdiff_t x_lo = std::max(1, (t - (g.height - 2) + 2) / 3);
+    const std::ptrdiff_t x_hi = std::min(g.width - 2, (t - 1) / 3);
+    if (x_lo > x_hi) continue;  // a corner wavefront: border cells only
+    float* centre = cells + base[t];
+    std::array<float*, 8> neighbour{};
+    for (std::size_t k = 0; k < k_moore.size(); ++k) {
+      const int u = k_moore[k][0], v = k_moore[k][1];
+      neighbour[k] = cells + base[t + v + 3 * u] + u;
+    }
+    std::ptrdiff_t x = x_lo;
+    for (; x + lanes - 1 <= x_hi; x += lanes) erode_lanes(centre, neighbour, x, threshold);
+    for (; x <= x_hi; ++x) erode_cell(centre, neighbour, x, threshold);
+  }
+}
+
+const char* target_name() {
+  return hwy::TargetName(HWY_TARGET);
+}
+
+}  // namespace landform::olsen_detail::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace landform::olsen_detail {
+
+HWY_EXPORT(erode_wavefronts);
+HWY_EXPORT(target_name);
+
+void erode_wavefronts(skewed_grid& g, int t_begin, int t_end, double threshold) {
+  HWY_DYNAMIC_DISPATCH(erode_wavefronts)(g, t_begin, t_end, threshold);
+}
+
+std::string wavefront_target() {
+  return HWY_DYNAMIC_DISPATCH(target_name)();
+}
+
+}  // namespace landform::olsen_detail
+#endif
