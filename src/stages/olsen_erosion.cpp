@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "stages/olsen_wavefront.hpp"
+#include "stages/inplace_scan.hpp"
 
 namespace landform {
 
@@ -26,7 +26,7 @@ const param_schema<olsen_erosion_params>& olsen_erosion_params::schema() {
 void apply_olsen_erosion(heightfield& h, const olsen_erosion_params& p, const stage_context& ctx) {
   const int w = h.width(), ht = h.height();
   if (w < 3 || ht < 3) return;  // no interior cell
-  olsen_detail::skewed_grid grid = olsen_detail::to_skewed(h);
+  inplace_scan::skewed_grid grid = inplace_scan::to_skewed(h);
   // The slope limit scales with the world's width (the tutorial's Size); a
   // bare call without a world uses the map's own width.
   const int world_width = ctx.world.width > 0 ? ctx.world.width : w;
@@ -37,11 +37,11 @@ void apply_olsen_erosion(heightfield& h, const olsen_erosion_params& p, const st
   for (int pass = 0; pass < p.iterations; ++pass) {
     for (int t = 0; t < grid.wavefronts(); t += k_poll) {
       ctx.check_stop();
-      olsen_detail::erode_wavefronts(grid, t, std::min(t + k_poll, grid.wavefronts()), threshold);
+      inplace_scan::erode_wavefronts(grid, t, std::min(t + k_poll, grid.wavefronts()), threshold);
     }
     ctx.progress(static_cast<double>(pass + 1) / p.iterations);
   }
-  olsen_detail::from_skewed(grid, h);
+  inplace_scan::from_skewed(grid, h);
 }
 
 stage_info olsen_erosion_stage_info() {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "landform/core/parallel.hpp"
+#include "stages/inplace_scan.hpp"
 
 namespace landform {
 
@@ -97,24 +98,13 @@ void separable_pass(heightfield& h, const std::vector<double>& kernel, const sta
   });
 }
 
-// The tutorial's Smoothen(): in place over a column-major copy so that the
-// x-outer, y-inner traversal is contiguous in memory.
+// The tutorial's Smoothen(): one in-place scan, as wavefronts of
+// independent cells (stages/inplace_scan.hpp).
 void tutorial_pass(heightfield& h) {
-  const int w = h.width(), ht = h.height();
-  if (w < 3 || ht < 3) return;
-  std::vector<float> t(h.size());
-  for (int j = 0; j < ht; ++j)
-    for (int i = 0; i < w; ++i) t[static_cast<std::size_t>(i) * ht + j] = h.at(i, j);
-  for (int i = 1; i < w - 1; ++i) {
-    for (int j = 1; j < ht - 1; ++j) {
-      double total = 0.0;
-      for (int u = -1; u <= 1; ++u)
-        for (int v = -1; v <= 1; ++v) total += t[static_cast<std::size_t>(i + u) * ht + (j + v)];
-      t[static_cast<std::size_t>(i) * ht + j] = static_cast<float>(total / 9.0);
-    }
-  }
-  for (int j = 0; j < ht; ++j)
-    for (int i = 0; i < w; ++i) h.at(i, j) = t[static_cast<std::size_t>(i) * ht + j];
+  if (h.width() < 3 || h.height() < 3) return;
+  inplace_scan::skewed_grid grid = inplace_scan::to_skewed(h);
+  inplace_scan::smooth_wavefronts(grid, 0, grid.wavefronts());
+  inplace_scan::from_skewed(grid, h);
 }
 
 }  // namespace

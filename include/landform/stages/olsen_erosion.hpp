@@ -30,7 +30,7 @@ struct olsen_erosion_params {
 /// are never centres but may receive material.
 /// One thread: the in-place order is the algorithm. Cells at least three
 /// apart do not interact, so the pass runs as wavefronts y + 3 x of
-/// independent cells in SIMD lanes (stages/olsen_wavefront.hpp), with the
+/// independent cells in SIMD lanes (stages/inplace_scan.hpp), with the
 /// scan's result bit for bit. Scope: world.
 void apply_olsen_erosion(heightfield& h, const olsen_erosion_params& p, const stage_context& ctx);
 

@@ -1,10 +1,10 @@
 // The skewed layout of olsen_erosion's wavefront schedule (see the header).
 
-#include "stages/olsen_wavefront.hpp"
+#include "stages/inplace_scan.hpp"
 
 #include <algorithm>
 
-namespace landform::olsen_detail {
+namespace landform::inplace_scan {
 
 namespace {
 
@@ -40,4 +40,4 @@ void from_skewed(const skewed_grid& g, heightfield& h) {
       h.at(x, y) = g.cells[static_cast<std::size_t>(g.base[static_cast<std::size_t>(y + 3 * x)] + x)];
 }
 
-}  // namespace landform::olsen_detail
+}  // namespace landform::inplace_scan

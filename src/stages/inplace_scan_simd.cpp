@@ -1,14 +1,15 @@
-// Wavefronts of olsen_erosion's pass in SIMD lanes, compiled once per
-// Highway target (foreach_target) and chosen at run time.
+// Wavefronts of the tutorial's in-place passes (Erode, Smoothen) in SIMD
+// lanes, compiled once per Highway target (foreach_target) and chosen at run
+// time.
 //
 // A lane is one cell of a wavefront; its eight neighbours are contiguous
-// loads (olsen_wavefront.hpp). Heights are promoted to double and every lane
+// loads (inplace_scan.hpp). Heights are promoted to double and every lane
 // computes the scalar pass's values (c - n per neighbour, the first largest,
 // c - d/2 and n + d/2 rounded to float), so the result is the tutorial's bit
 // for bit on every target.
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "stages/olsen_wavefront_simd.cpp"
+#define HWY_TARGET_INCLUDE "stages/inplace_scan_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
@@ -16,10 +17,10 @@
 #include <array>
 #include <cstddef>
 
-#include "stages/olsen_wavefront.hpp"
+#include "stages/inplace_scan.hpp"
 
 HWY_BEFORE_NAMESPACE();
-namespace landform::olsen_detail::HWY_NAMESPACE {
+namespace landform::inplace_scan::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 using DD = hn::ScalableTag<double>;
@@ -29,6 +30,10 @@ using DF = hn::Rebind<float, DD>;  // as many floats as doubles
 // y offset inner.
 constexpr std::array<std::array<int, 2>, 8> k_moore = {
     {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1}}};
+
+// The 3 x 3 block, centre included, in the same order.
+constexpr std::array<std::array<int, 2>, 9> k_block = {
+    {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 0}, {0, 1}, {1, -1}, {1, 0}, {1, 1}}};
 
 // One cell (the lanes that do not fill a vector).
 void erode_cell(float* centre, const std::array<float*, 8>& neighbour, std::ptrdiff_t x, double threshold) {
@@ -78,48 +83,86 @@ HWY_INLINE void erode_lanes(float* HWY_RESTRICT centre, const std::array<float*,
   }
 }
 
-void erode_wavefronts(skewed_grid& g, int t_begin, int t_end, double threshold) {
+// One tutorial cell at x of a wavefront (the lanes that do not fill a vector).
+void smooth_cell(float* centre, const std::array<float*, 9>& block, std::ptrdiff_t x) {
+  double total = 0.0;
+  for (const float* b : block) total += static_cast<double>(b[x]);
+  centre[x] = static_cast<float>(total / 9.0);
+}
+
+HWY_INLINE void smooth_lanes(float* HWY_RESTRICT centre, const std::array<float*, 9>& block, std::ptrdiff_t x) {
   const DD dd;
-  const auto lanes = static_cast<std::ptrdiff_t>(hn::Lanes(dd));
-  float* cells = g.cells.data();
+  const DF df;
+  auto total = hn::Zero(dd);
+  for (const float* b : block) total = hn::Add(total, hn::PromoteTo(dd, hn::LoadU(df, b + x)));
+  hn::StoreU(hn::DemoteTo(df, hn::Div(total, hn::Set(dd, 9.0))), df, centre + x);
+}
+
+// Calls cells(centre, rows, x_begin, x_end) for the interior cells of each
+// wavefront in [t_begin, t_end), `rows` pointing at the (x + u, y + v) rows of
+// `Offsets` in that order.
+template <std::size_t N, class Cells>
+void for_each_wavefront(skewed_grid& g, int t_begin, int t_end, const std::array<std::array<int, 2>, N>& offsets,
+                        const Cells& cells) {
+  float* values = g.cells.data();
   const std::ptrdiff_t* base = g.base.data();
   for (int t = t_begin; t < t_end; ++t) {
     // Interior cells: 1 <= x <= width - 2 and 1 <= t - 3 x <= height - 2.
     const std::ptrdiff_t x_lo = std::max(1, (t - (g.height - 2) + 2) / 3);
     const std::ptrdiff_t x_hi = std::min(g.width - 2, (t - 1) / 3);
     if (x_lo > x_hi) continue;  // a corner wavefront: border cells only
-    float* centre = cells + base[t];
-    std::array<float*, 8> neighbour{};
-    for (std::size_t k = 0; k < k_moore.size(); ++k) {
-      const int u = k_moore[k][0], v = k_moore[k][1];
-      neighbour[k] = cells + base[t + v + 3 * u] + u;
+    std::array<float*, N> rows{};
+    for (std::size_t k = 0; k < N; ++k) {
+      const int u = offsets[k][0], v = offsets[k][1];
+      rows[k] = values + base[t + v + 3 * u] + u;
     }
-    std::ptrdiff_t x = x_lo;
-    for (; x + lanes - 1 <= x_hi; x += lanes) erode_lanes(centre, neighbour, x, threshold);
-    for (; x <= x_hi; ++x) erode_cell(centre, neighbour, x, threshold);
+    cells(values + base[t], rows, x_lo, x_hi + 1);
   }
+}
+
+void erode_wavefronts(skewed_grid& g, int t_begin, int t_end, double threshold) {
+  const auto lanes = static_cast<std::ptrdiff_t>(hn::Lanes(DD()));
+  for_each_wavefront(g, t_begin, t_end, k_moore,
+                     [&](float* centre, const std::array<float*, 8>& neighbour, std::ptrdiff_t x, std::ptrdiff_t end) {
+                       for (; x + lanes <= end; x += lanes) erode_lanes(centre, neighbour, x, threshold);
+                       for (; x < end; ++x) erode_cell(centre, neighbour, x, threshold);
+                     });
+}
+
+void smooth_wavefronts(skewed_grid& g, int t_begin, int t_end) {
+  const auto lanes = static_cast<std::ptrdiff_t>(hn::Lanes(DD()));
+  for_each_wavefront(g, t_begin, t_end, k_block,
+                     [&](float* centre, const std::array<float*, 9>& block, std::ptrdiff_t x, std::ptrdiff_t end) {
+                       for (; x + lanes <= end; x += lanes) smooth_lanes(centre, block, x);
+                       for (; x < end; ++x) smooth_cell(centre, block, x);
+                     });
 }
 
 const char* target_name() {
   return hwy::TargetName(HWY_TARGET);
 }
 
-}  // namespace landform::olsen_detail::HWY_NAMESPACE
+}  // namespace landform::inplace_scan::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace landform::olsen_detail {
+namespace landform::inplace_scan {
 
 HWY_EXPORT(erode_wavefronts);
+HWY_EXPORT(smooth_wavefronts);
 HWY_EXPORT(target_name);
 
 void erode_wavefronts(skewed_grid& g, int t_begin, int t_end, double threshold) {
   HWY_DYNAMIC_DISPATCH(erode_wavefronts)(g, t_begin, t_end, threshold);
 }
 
+void smooth_wavefronts(skewed_grid& g, int t_begin, int t_end) {
+  HWY_DYNAMIC_DISPATCH(smooth_wavefronts)(g, t_begin, t_end);
+}
+
 std::string wavefront_target() {
   return HWY_DYNAMIC_DISPATCH(target_name)();
 }
 
-}  // namespace landform::olsen_detail
+}  // namespace landform::inplace_scan
 #endif

@@ -1,9 +1,10 @@
 #pragma once
-// The wavefront schedule of olsen_erosion's in-place pass.
+// The wavefront schedule of the tutorial's in-place 3 x 3 passes, Erode()
+// (olsen_erosion) and Smoothen() (smooth, method tutorial).
 //
-// The tutorial's pass visits the interior cells column by column (x outer,
-// y inner), and a cell reads and writes only within one cell of itself. Two
-// cells interact only when they are at most two cells apart (Chebyshev), and
+// A pass visits the interior cells column by column (x outer, y inner), and
+// a cell reads and writes only within one cell of itself. Two cells
+// interact only when they are at most two cells apart (Chebyshev), and
 // for every such pair the order of the wavefront index t = y + 3 x is the
 // scan order. So visiting the wavefronts t = 0, 1, 2, ... in turn, a
 // wavefront's cells in any order, is the same computation as the scan; and
@@ -20,7 +21,7 @@
 
 #include "landform/core/heightfield.hpp"
 
-namespace landform::olsen_detail {
+namespace landform::inplace_scan {
 
 /// A width x height float32 grid in wavefront order (see above).
 struct skewed_grid {
@@ -47,7 +48,14 @@ void from_skewed(const skewed_grid& g, heightfield& h);
 /// the same bits on every target.
 void erode_wavefronts(skewed_grid& g, int t_begin, int t_end, double threshold);
 
-/// The Highway target erode_wavefronts dispatches to (tests).
+/// Runs wavefronts [t_begin, t_end) of one pass of the tutorial's
+/// Smoothen(): each interior cell becomes the mean of its 3 x 3 block, summed
+/// in double in the scan's order (x offset outer, y offset inner) and divided
+/// by 9. SIMD, runtime dispatch; the same bits on every target.
+void smooth_wavefronts(skewed_grid& g, int t_begin, int t_end);
+
+/// The Highway target erode_wavefronts and smooth_wavefronts dispatch to
+/// (tests).
 std::string wavefront_target();
 
-}  // namespace landform::olsen_detail
+}  // namespace landform::inplace_scan
