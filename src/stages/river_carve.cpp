@@ -125,40 +125,54 @@ struct carve_state {
   const water_routing& routing;
   double scale, sea_level, cell_size;
   std::vector<double> floor, bed;  // height units, per river cell
+  std::vector<double> mouth;       // height units, per river cell: the level of the water it ends in
 
   // True when the receiver of c is a river cell (c is not its own receiver).
   [[nodiscard]] bool river_to(std::uint32_t c) const {
     const std::uint32_t r = routing.graph.receiver[c];
     return r != c && water.is_river[r] != 0;
   }
+  void find_floors();
   void find_beds();
   void carve_channels(std::vector<double>& carve, const float* input, int width, int height) const;
-  void drain(std::vector<float>& out) const;
+  std::size_t drain(std::vector<float>& out) const;
 };
 
-// 2. Beds. The floor, receivers first: the level the river ends in, plus the
-// grade per cell upstream of its mouth; then the running minimum of the
-// targets, upstream first, then the floor.
-void carve_state::find_beds() {
+// The floor, receivers first: the level the river ends in (its mouth),
+// plus the grade per cell upstream of its mouth.
+void carve_state::find_floors() {
   const std::size_t n = water.is_river.size();
   const double grade = k_grade_m / scale;
   floor.assign(n, -std::numeric_limits<double>::infinity());
-  bed.assign(n, std::numeric_limits<double>::infinity());
-  const std::vector<std::uint32_t>& stack = routing.graph.stack;
+  mouth.assign(n, -std::numeric_limits<double>::infinity());
   const std::vector<std::uint32_t>& receiver = routing.graph.receiver;
-  for (const std::uint32_t c : stack) {
+  for (const std::uint32_t c : routing.graph.stack) {
     const std::uint32_t r = receiver[c];
     if (!water.is_river[c] || r == c) continue;  // r == c: the map edge
     if (water.is_river[r]) {
+      mouth[c] = mouth[r];
       floor[c] = floor[r] + grade;
-    } else if (water.ocean[r]) {
-      floor[c] = sea_level + grade;
-    } else if (water.lake[r] >= 0) {
-      floor[c] = water.lakes[static_cast<std::size_t>(water.lake[r])].level + grade;
-    } else {
-      floor[c] = routing.filled[r] + grade;
+      continue;
     }
+    if (water.ocean[r]) {
+      mouth[c] = sea_level;
+    } else if (water.lake[r] >= 0) {
+      mouth[c] = water.lakes[static_cast<std::size_t>(water.lake[r])].level;
+    } else {
+      mouth[c] = routing.filled[r];
+    }
+    floor[c] = mouth[c] + grade;
   }
+}
+
+// 2. Beds: the floors, then the running minimum of the targets, upstream
+// first, then the floor.
+void carve_state::find_beds() {
+  const std::size_t n = water.is_river.size();
+  find_floors();
+  bed.assign(n, std::numeric_limits<double>::infinity());
+  const std::vector<std::uint32_t>& stack = routing.graph.stack;
+  const std::vector<std::uint32_t>& receiver = routing.graph.receiver;
   for (std::size_t i = n; i-- > 0;) {
     const std::uint32_t c = stack[i];
     if (!water.is_river[c]) continue;
@@ -214,19 +228,61 @@ void carve_state::carve_channels(std::vector<double>& carve, const float* input,
   }
 }
 
+// The float nearest `level` on the side `toward` (+inf: at or above it,
+// -inf: strictly below it).
+float float_beside(double level, float toward) {
+  auto f = static_cast<float>(level);
+  if (toward > 0.0f ? static_cast<double>(f) < level : static_cast<double>(f) >= level) f = std::nextafter(f, toward);
+  return f;
+}
+
 // 5. Strictly falling channels, upstream first: each receiver just below its
-// donor, but not below its floor.
-void carve_state::drain(std::vector<float>& out) const {
+// donor, but not below its floor. A donor already below the floor lies in a
+// pit under the level of the water the river ends in (too small to be a lake
+// itself, walled off from that water by a rim): the floor cannot hold there,
+// so the path on to the mouth is cut just under that level, the pit joins
+// the lake or sea and the river ends at it. Returns the cells lowered.
+std::size_t carve_state::drain(std::vector<float>& out) const {
+  constexpr float k_up = std::numeric_limits<float>::infinity();
   const std::vector<std::uint32_t>& stack = routing.graph.stack;
+  std::size_t lowered = 0;
   for (std::size_t i = stack.size(); i-- > 0;) {
     const std::uint32_t c = stack[i];
     if (!water.is_river[c] || !river_to(c)) continue;
     const std::uint32_t r = routing.graph.receiver[c];
-    const float below = std::nextafter(out[c], -std::numeric_limits<float>::infinity());
-    auto lowest = static_cast<float>(floor[r]);
-    if (static_cast<double>(lowest) < floor[r]) lowest = std::nextafter(lowest, std::numeric_limits<float>::infinity());
-    out[r] = std::min(out[r], std::max(below, lowest));
+    const float below = std::nextafter(out[c], -k_up);
+    float target = std::max(below, float_beside(floor[r], k_up));
+    if (target > out[c]) target = std::max(below, float_beside(mouth[r], -k_up));
+    if (target < out[r]) {
+      out[r] = target;
+      ++lowered;
+    }
   }
+  return lowered;
+}
+
+constexpr int k_settle_passes = 16;  // bound on step 6; the presets tried settle in 2 to 4
+
+// 6. Settle: the water of the carved terrain (what the water outputs draw)
+// routes again, and its rivers can cross closed depressions step 5 never
+// reached: small filled pits of the input (too small to be lakes) off the
+// input's D8 path, or the part of a pit beside a path step 5 breached. The
+// heights fall into such a pit and rise out of it along the line. So each
+// pass drains the rivers of the carved terrain's own water as step 5 did,
+// until a pass lowers nothing. Returns the passes that lowered cells.
+int settle(std::vector<float>& out, const heightfield& input, const river_carve_params& p, const water_params& wp,
+           const stage_context& ctx) {
+  heightfield carved(input.placement());
+  for (int pass = 0; pass < k_settle_passes; ++pass) {
+    std::copy(out.begin(), out.end(), carved.data());
+    water_routing routing;
+    const water_maps water = compute_water(carved, ctx.height_scale, wp, ctx.nthreads, &routing);
+    carve_state state{p, water, routing, ctx.height_scale, wp.sea_level, input.placement().cell_size, {}, {}, {}};
+    state.find_floors();
+    if (state.drain(out) == 0) return pass;
+    ctx.check_stop();
+  }
+  return k_settle_passes;
 }
 
 }  // namespace
@@ -247,11 +303,12 @@ void apply_river_carve(heightfield& h, const river_carve_params& p, const stage_
   const double sea_level = ctx.sea_level.value_or(0.0);
   const double cell_size = h.placement().cell_size;
   // 1. The water of the input.
+  const water_params wp = p.params(sea_level, precipitation);
   water_routing routing;
-  const water_maps water = compute_water(h, scale, p.params(sea_level, precipitation), ctx.nthreads, &routing);
+  const water_maps water = compute_water(h, scale, wp, ctx.nthreads, &routing);
   ctx.progress(0.5);
   ctx.check_stop();
-  carve_state state{p, water, routing, scale, sea_level, cell_size, {}, {}};
+  carve_state state{p, water, routing, scale, sea_level, cell_size, {}, {}, {}};
   state.find_beds();
   std::vector<double> carve(n, std::numeric_limits<double>::infinity());
   state.carve_channels(carve, h.data(), h.width(), h.height());
@@ -262,6 +319,7 @@ void apply_river_carve(heightfield& h, const river_carve_params& p, const stage_
   }
   state.drain(out);
   river_carve_report r;
+  r.settle_passes = settle(out, h, p, wp, ctx);
   for (std::size_t c = 0; c < n; ++c) {
     r.river_cells += water.is_river[c];
     const double cut = (static_cast<double>(h.data()[c]) - static_cast<double>(out[c])) * scale;
@@ -287,10 +345,14 @@ stage_info river_carve_stage_info() {
       "non-increasing downstream by a running minimum along the D8 receivers (upstream first) and kept above "
       "the lake or sea the river ends in; the cross section is parabolic or flat across width_scale x w (at "
       "least min_width cells) around the river's centreline (the network's line, smoothed), with banks blending "
-      "into the terrain over bank_m by smoothstep; carving only lowers. Last, each river cell is lowered to just "
-      "below the one upstream, so channels fall strictly and hold no flat or closed depression. The water "
-      "outputs of the carved terrain then follow the channels. Reports river_cells, carved_cells, "
-      "carved_volume_m3 and max_cut_m. Bit-identical for every thread count. Needs the whole world: a region "
+      "into the terrain over bank_m by smoothstep; carving only lowers. Then each river cell is lowered to just "
+      "below the one upstream, so channels fall strictly and hold no flat or closed depression (a pit under the "
+      "level of the water the river ends in is cut through just under that level: it joins that water). Last, "
+      "the water of the carved terrain is computed again and that drainage repeated along its rivers until "
+      "nothing changes (at most 16 passes), so the heights under the rivers the water outputs draw never rise "
+      "downstream. The water outputs of the carved terrain then follow the channels. Reports river_cells, "
+      "carved_cells, carved_volume_m3, max_cut_m and settle_passes. Bit-identical for every thread count. Needs the "
+      "whole world: a region "
       "build computes the world and crops it.",
       +[](heightfield& h, const river_carve_params& p, const stage_context& ctx) {
         river_carve_report r;
@@ -299,6 +361,7 @@ stage_info river_carve_stage_info() {
         ctx.report("carved_cells", static_cast<double>(r.carved_cells));
         ctx.report("carved_volume_m3", r.volume_m3);
         ctx.report("max_cut_m", r.max_depth_m);
+        ctx.report("settle_passes", static_cast<double>(r.settle_passes));
       });
   set_cost<river_carve_params>(info, [](const river_carve_params&, double cells) {
     // The water (sort, flood, routing, network) dominates.

@@ -40,6 +40,7 @@ struct river_carve_report {
   std::size_t carved_cells = 0;  ///< cells lowered
   double volume_m3 = 0.0;        ///< material removed
   double max_depth_m = 0.0;      ///< deepest cut below the input
+  int settle_passes = 0;         ///< passes of step 6 that lowered cells
 };
 
 /// Carves channels along the rivers of compute_water() (World Machine's,
@@ -73,11 +74,23 @@ struct river_carve_report {
 ///    lowered to just below its donor (one float step) unless that would
 ///    cut below the floor: the channel falls strictly downstream, so it
 ///    holds no flat and no closed depression, and pits on the river path
-///    (filled, too small to be lakes) are breached.
+///    (filled, too small to be lakes) are breached. A pit deeper than the
+///    floor (under the level of the lake or sea the river ends in, walled
+///    off from it) cannot drain above that level: the path from it to the
+///    mouth is cut to just under the level, so the pit joins that water and
+///    the river ends at it.
+/// 6. Settling: the water of the carved terrain is computed again (what the
+///    water outputs will draw) and step 5 runs along its rivers, until a
+///    pass lowers nothing (at most 16 passes; `settle_passes` reports them).
+///    Its rivers can route through pits step 5 never reached (beside the
+///    input's path, or left beside a breach), where the bed fell into the
+///    pit and rose out of it.
 ///
-/// Afterwards the water outputs recompute the water of the carved terrain:
-/// the rivers follow the channels and lakes keep their levels unless a
-/// river leaving one lowers its outlet (then the lake's level falls with it).
+/// Afterwards the water outputs recompute the water of the carved terrain
+/// (with the same water options it is the water of step 6's last pass): the
+/// rivers follow the channels, the carved heights under every river line
+/// never rise downstream, and lakes keep their levels unless a river leaving
+/// one lowers its outlet (then the lake's level falls with it).
 ///
 /// Parameters, visually: `depth_scale` deepens the channels (several times
 /// d(Q) reads better at map scale than the physical depth of a few metres);
@@ -88,12 +101,14 @@ struct river_carve_report {
 ///
 /// @pre finite heights; ctx.height_scale > 0; cell size > 0.
 /// @post no cell higher than in the input; along every river path of the
-///       input's water the carved heights never rise downstream.
+///       carved terrain's water (the same water options) the heights never
+///       rise downstream, unless 16 settling passes did not suffice.
 /// @throws std::invalid_argument when `precipitation_layer` names a layer
 ///         that no earlier stage wrote.
 ///
 /// Determinism and threading: compute_water() (receivers in rows,
-/// independent of the thread count), the rest serial in fixed orders;
+/// independent of the thread count; once plus once per settling pass), the
+/// rest serial in fixed orders;
 /// bit-identical for every thread count. Scope: world (a river's discharge
 /// depends on everything upstream): a region build computes the world and
 /// crops it.
