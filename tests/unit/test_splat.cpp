@@ -226,7 +226,7 @@ TEST_CASE("splat: water rules select the lake and river cells of the water outpu
   const auto river_png = reg.find("river")->encode(water_options, "png8", ctx);
   const auto splat = reg.find("splat")->encode(reg.find("splat")->canonical(options), "rgba8", ctx);
   CHECK(cache.size() == 1);  // one water for the three outputs
-  CHECK(reg.find("splat")->halo(options, 10.0) == -1);
+  CHECK(reg.find("splat")->halo(options, {10.0}) == -1);
   const auto lake = png_channel(lake_png, 1, 0), river = png_channel(river_png, 1, 0);
   const auto grass = png_channel(splat, 4, 0), lakebed = png_channel(splat, 4, 1), riverbed = png_channel(splat, 4, 2);
   const auto unused = png_channel(splat, 4, 3);
