@@ -45,8 +45,9 @@ std::vector<std::uint8_t> ocean_window(const output_context& ctx, double sea_lev
   std::vector<std::uint8_t> out(static_cast<std::size_t>(ctx.width) * static_cast<std::size_t>(ctx.height));
   for (int j = 0; j < ctx.height; ++j) {
     const std::size_t from = static_cast<std::size_t>(ctx.y0 + j) * field_width + static_cast<std::size_t>(ctx.x0);
-    std::copy_n(full->begin() + static_cast<std::ptrdiff_t>(from), ctx.width,
-                out.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(j) * static_cast<std::size_t>(ctx.width)));
+    std::copy_n(
+        full->begin() + static_cast<std::ptrdiff_t>(from), ctx.width,
+        out.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(j) * static_cast<std::size_t>(ctx.width)));
   }
   return out;
 }

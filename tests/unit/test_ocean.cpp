@@ -91,17 +91,19 @@ ramp_maps maps_of(double sea, const std::string& rule) {
   m.preview = pixels(encode("preview", {{"stops", step}, {"hillshade", 0}}, "rgb8").bytes, 3);
   m.earth = pixels(encode("preview", {{"ramp", "earth"}, {"hillshade", 0}}, "rgb8").bytes, 3);
   m.earth_water = pixels(encode("preview", {{"ramp", "earth"}, {"hillshade", 0}, {"water", true}}, "rgb8").bytes, 3);
-  const json layers_json = json::array({{{"name", "land"}, {"above_sea", {0, 1}}},
-                                        {{"name", "sea"}, {"above_sea", {-1, 0}}, {"ocean", {1, 1}}}});
-  m.splat = pixels(encode("splat", {{"layers", layers_json}, {"height_blend", 0}, {"ocean_blend", 0}}, "rgba8").bytes, 4);
+  const json layers_json = json::array(
+      {{{"name", "land"}, {"above_sea", {0, 1}}}, {{"name", "sea"}, {"above_sea", {-1, 0}}, {"ocean", {1, 1}}}});
+  m.splat =
+      pixels(encode("splat", {{"layers", layers_json}, {"height_blend", 0}, {"ocean_blend", 0}}, "rgba8").bytes, 4);
   return m;
 }
 
 }  // namespace
 
-TEST_CASE("ocean: one sea_level moves the coast of preview, biome, splat and water to the same cells; an inland "
-          "basin below it is sea in none",
-          "[outputs][ocean][water]") {
+TEST_CASE(
+    "ocean: one sea_level moves the coast of preview, biome, splat and water to the same cells; an inland "
+    "basin below it is sea in none",
+    "[outputs][ocean][water]") {
   for (const double sea : {0.35, 0.5}) {
     INFO("sea_level " << sea);
     const ramp_maps m = maps_of(sea, "connected");
