@@ -136,18 +136,41 @@ json tile_preset(const json& base, const landform::region& built, const world_ex
   return t;
 }
 
-// Why every tile computes the whole world, naming the stages, and the way
-// out where a stage has one (a local "tiling" mode).
+// The outputs that need the whole world, each with the way out where it has
+// one: an "ocean" option whose local rule needs no more than a halo.
+std::vector<std::string> world_outputs(const pipeline& p) {
+  const halo_inputs inputs{p.region().cell_size, p.sea_level().has_value()};
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < p.outputs().size(); ++k) {
+    const output_spec& o = p.outputs()[k];
+    if (o.kind->halo(o.options, inputs) >= 0) continue;
+    const bool has_ocean = std::any_of(o.kind->options.begin(), o.kind->options.end(),
+                                       [](const param_spec& spec) { return spec.name == "ocean"; });
+    json local = o.options;
+    local["ocean"] = "below_sea_level";
+    const bool ocean_local = has_ocean && o.kind->halo(local, inputs) >= 0;
+    out.push_back("outputs[" + std::to_string(k) + "] (" + o.map + ")" +
+                  (ocean_local ? " (its \"ocean\": \"below_sea_level\" is local, but paints inland basins below sea "
+                                 "level as sea)"
+                               : ""));
+  }
+  return out;
+}
+
+// Why every tile computes the whole world, naming the stages and outputs, and
+// the way out where one has it (a local "tiling" mode, a local "ocean" rule).
 std::string whole_world_reason(const pipeline& p) {
-  const auto world = p.world_stages();
-  if (world.empty()) return "an output needs the whole world: every tile computes it";
-  std::string stages;
-  for (const pipeline_stage* s : world) {
+  std::vector<std::string> names;
+  for (const pipeline_stage* s : p.world_stages()) {
     const bool has_tiling = std::any_of(s->info->params.begin(), s->info->params.end(),
                                         [](const param_spec& spec) { return spec.name == "tiling"; });
-    stages += (stages.empty() ? "" : ", ") + s->path + (has_tiling ? " (its \"tiling\" has a mode for tiles)" : "");
+    names.push_back(s->path + (has_tiling ? " (its \"tiling\" has a mode for tiles)" : ""));
   }
-  return stages + (world.size() == 1 ? " needs" : " need") + " the whole world: every tile computes it";
+  for (std::string& o : world_outputs(p)) names.push_back(std::move(o));
+  if (names.empty()) return "an output needs the whole world: every tile computes it";
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list + (names.size() == 1 ? " needs" : " need") + " the whole world: every tile computes it";
 }
 
 // A coarse-scope stage's change on its coarse grid, computed once for every

@@ -26,4 +26,8 @@ std::array<std::uint8_t, 3> biome_color(const biome_palette& o, double height, d
   return out;
 }
 
+std::array<std::uint8_t, 3> biome_land_color(const biome_palette& p, double height, double moisture) {
+  return biome_color(p, height < p.sea_level ? p.sea_level : height, moisture);
+}
+
 }  // namespace landform

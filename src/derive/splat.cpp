@@ -38,7 +38,7 @@ std::vector<float> distance_factor(const std::vector<std::uint8_t>& meets, const
   if (in.grid_width <= 0 || in.grid_height <= 0 ||
       static_cast<std::size_t>(in.grid_width) * static_cast<std::size_t>(in.grid_height) != in.count) {
     throw std::invalid_argument(
-        "splat_weights: river and lake blends need the grid (grid_width x grid_height = count)");
+        "splat_weights: river, lake and ocean blends need the grid (grid_width x grid_height = count)");
   }
   const std::vector<double> d = chamfer_distance(meets, in.grid_width, in.grid_height, in.cell_size);
   for (std::size_t k = 0; k < d.size(); ++k) {
@@ -49,7 +49,28 @@ std::vector<float> distance_factor(const std::vector<std::uint8_t>& meets, const
   return out;
 }
 
-// The river and lake factors of one rule (empty when it gives neither).
+// The distance factor of a rule over a 0/1 mask (lake, ocean): the cells
+// whose mask value (0 or 1) lies in `range` meet it.
+std::vector<float> mask_factor(const std::array<double, 2>& range, const std::uint8_t* mask, const splat_inputs& in,
+                               double width) {
+  std::vector<std::uint8_t> meets(in.count);
+  for (std::size_t k = 0; k < in.count; ++k) {
+    const double v = mask[k] != 0 ? 1.0 : 0.0;
+    meets[k] = v >= range[0] && v <= range[1] ? 1 : 0;
+  }
+  return distance_factor(meets, in, width);
+}
+
+// `factor` times `f` (or `f` when `factor` is still empty: no factor yet).
+void multiply_into(std::vector<float>& factor, std::vector<float>&& f) {
+  if (factor.empty()) {
+    factor = std::move(f);
+    return;
+  }
+  for (std::size_t k = 0; k < factor.size(); ++k) factor[k] *= f[k];
+}
+
+// The river, lake and ocean factors of one rule (empty when it gives none).
 std::vector<float> water_factor(const splat_rule& rule, const splat_inputs& in, const splat_blend& blend) {
   std::vector<float> factor;
   if (rule.river) {
@@ -61,15 +82,11 @@ std::vector<float> water_factor(const splat_rule& rule, const splat_inputs& in, 
   }
   if (rule.lake) {
     if (in.lake == nullptr) throw std::invalid_argument("splat_weights: rule " + rule.name + " needs the lake mask");
-    std::vector<std::uint8_t> meets(in.count);
-    const double lo = (*rule.lake)[0], hi = (*rule.lake)[1];
-    for (std::size_t k = 0; k < in.count; ++k) {
-      const double v = in.lake[k] != 0 ? 1.0 : 0.0;
-      meets[k] = v >= lo && v <= hi ? 1 : 0;
-    }
-    std::vector<float> f = distance_factor(meets, in, blend.lake);
-    if (factor.empty()) return f;
-    for (std::size_t k = 0; k < in.count; ++k) factor[k] *= f[k];
+    multiply_into(factor, mask_factor(*rule.lake, in.lake, in, blend.lake));
+  }
+  if (rule.ocean) {
+    if (in.ocean == nullptr) throw std::invalid_argument("splat_weights: rule " + rule.name + " needs the ocean mask");
+    multiply_into(factor, mask_factor(*rule.ocean, in.ocean, in, blend.ocean));
   }
   return factor;
 }

@@ -52,7 +52,11 @@ const param_schema<biome_output_options>& biome_output_options::schema() {
                             .doc("colour of the highest land")
                             .number("snow_exponent", &P::snow_exponent)
                             .range(above(0))
-                            .doc("land blends toward snow by e^snow_exponent");
+                            .doc("land blends toward snow by e^snow_exponent")
+                            .choice("ocean", &P::ocean, ocean_rule_choices())
+                            .optional()
+                            .doc(k_ocean_rule_doc)
+                            .effect(k_ocean_rule_effect);
   return s;
 }
 
@@ -75,8 +79,9 @@ biome_palette palette_of(const biome_output_options& o, const output_context& ct
   return p;
 }
 
-int no_halo(const biome_output_options&, double) {
-  return 0;
+// The connected ocean needs the whole world; the local rule is per cell.
+int biome_halo(const biome_output_options& o, double) {
+  return o.ocean == ocean_rule::connected ? -1 : 0;
 }
 
 encoded_file encode_biome(const biome_output_options& o, const std::string&, const output_context& ctx) {
@@ -87,12 +92,14 @@ encoded_file encode_biome(const biome_output_options& o, const std::string&, con
   const auto cells = static_cast<std::size_t>(ctx.width) * static_cast<std::size_t>(ctx.height);
   std::vector<std::uint8_t> rgb(cells * 3);
   const biome_palette palette = palette_of(o, ctx);
+  const std::vector<std::uint8_t> ocean = ocean_window(ctx, palette.sea_level, o.ocean);
   parallel_rows(ctx.height, ctx.nthreads, [&](int y0, int y1) {
     for (int j = y0; j < y1; ++j) {
       for (int i = 0; i < ctx.width; ++i) {
         const std::size_t k =
             static_cast<std::size_t>(j) * static_cast<std::size_t>(ctx.width) + static_cast<std::size_t>(i);
-        const auto c = biome_color(palette, heights[k], layer ? moisture[k] : o.default_moisture);
+        const double m = layer ? moisture[k] : o.default_moisture;
+        const auto c = ocean[k] ? biome_color(palette, heights[k], m) : biome_land_color(palette, heights[k], m);
         std::copy(c.begin(), c.end(), rgb.begin() + static_cast<std::ptrdiff_t>(3 * k));
       }
     }
@@ -102,7 +109,8 @@ encoded_file encode_biome(const biome_output_options& o, const std::string&, con
   out.encoding = "PNG RGB 8-bit, biome colours from height and moisture (seed document 002)";
   out.extra = {{"moisture_layer", o.moisture_layer},
                {"moisture_found", layer != nullptr},
-               {"sea_level", ctx.sea_level.value_or(o.sea_level)}};
+               {"sea_level", palette.sea_level},
+               {"ocean", o.ocean == ocean_rule::connected ? "connected" : "below_sea_level"}};
   return out;
 }
 
@@ -111,12 +119,17 @@ encoded_file encode_biome(const biome_output_options& o, const std::string&, con
 output_kind biome_output_kind() {
   return make_output_kind<biome_output_options>(
       "biome", "biome colours from height and moisture (seed 002)",
-      "Seed document 002's biomeColor(): below sea_level, water from shallow_water at the shore to deep_water at "
-      "height 0; above it, land from dry_land to wet_land by moisture * (1 - e), blended toward snow by "
+      "Seed document 002's biomeColor(): on the ocean, water from shallow_water at the shore to deep_water at "
+      "height 0; above sea level, land from dry_land to wet_land by moisture * (1 - e), blended toward snow by "
       "e^snow_exponent, e being the height above sea level as a fraction of the way to 1. Moisture comes from "
       "the layer `moisture_layer` (the voronoi stage writes `moisture`), or default_moisture when no stage wrote "
-      "it. Every colour can be overridden as [r, g, b]; channels are truncated to integers as in the seed.",
-      {"rgb8"}, &no_halo, &encode_biome);
+      "it. Every colour can be overridden as [r, g, b]; channels are truncated to integers as in the seed. The ocean "
+      "is, "
+      "by `ocean`, the cells below sea level connected to the world's border (connected, the default: the water "
+      "outputs' sea; a region build computes the whole world for it) or every cell below sea level "
+      "(below_sea_level: local, the behaviour before). A cell below sea level that is not ocean (an inland "
+      "basin) takes the lowest land colour, as at sea level (e = 0: dry_land to wet_land by its moisture).",
+      {"rgb8"}, &biome_halo, &encode_biome);
 }
 
 }  // namespace landform

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "landform/derive/color_ramp.hpp"
 #include "landform/derive/hillshade.hpp"
 #include "landform/derive/surface.hpp"
 #include "landform/io/encode.hpp"
 #include "landform/io/quantize.hpp"
+#include "landform/outputs/ocean_rule.hpp"
 #include "landform/outputs/surface_outputs.hpp"
 #include "landform/outputs/water_output.hpp"
 
@@ -33,6 +35,7 @@ struct preview_options {
   double river_area = 1.0;  // km^2
   double min_depth = 0.5;   // m
   double min_area = 0.0;    // m^2
+  ocean_rule ocean = ocean_rule::connected;
 
   static const param_schema<preview_options>& schema() {
     using P = preview_options;
@@ -92,7 +95,13 @@ struct preview_options {
                               .unit("m^2")
                               .range(between(0, 1e12))
                               .optional()
-                              .doc("water: lakes drawn where at least this large (as the lake output's min_area)");
+                              .doc("water: lakes drawn where at least this large (as the lake output's min_area)")
+                              .choice("ocean", &P::ocean, ocean_rule_choices())
+                              .optional()
+                              .doc(std::string(k_ocean_rule_doc) +
+                                   "; with the preset's sea_level, a cell below it that is not ocean takes the ramp's "
+                                   "colour just above sea level (the lowest land)")
+                              .effect(k_ocean_rule_effect);
     return s;
   }
   void check(std::vector<std::pair<std::string, std::string>>& problems) const {
@@ -107,8 +116,28 @@ struct preview_options {
 
 constexpr double k_ramp_coast = 0.3;  // where the built-in ramps' sea meets land
 
-int one_cell(const preview_options& o, double) {
-  return o.water ? -1 : 1;
+// The smallest float above `sea`: a ramp with a step at sea level gives the
+// land side there.
+double just_above(double sea) {
+  auto f = static_cast<float>(sea);
+  while (static_cast<double>(f) <= sea) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
+
+// Height `h` on the built-in ramps' scale, whose coast is at 0.3, for the
+// preset's sea level `sea`: piecewise linear, 0 and 1 staying put (a sea level
+// outside (0, 1) shifts instead).
+double ramp_height(double h, double sea) {
+  if (sea > 0.0 && sea < 1.0) {
+    return h < sea ? k_ramp_coast * h / sea : k_ramp_coast + (1.0 - k_ramp_coast) * (h - sea) / (1.0 - sea);
+  }
+  return h - sea + k_ramp_coast;
+}
+
+// Horn's gradient needs one cell; the water and the connected ocean (with the
+// preset's sea_level: otherwise no ocean is known) the whole world.
+int preview_halo(const preview_options& o, const halo_inputs& in) {
+  return o.water || (in.sea_level && o.ocean == ocean_rule::connected) ? -1 : 1;
 }
 
 // Lakes and rivers over the shaded colours (the sea is the ramp's).
@@ -138,18 +167,20 @@ std::vector<std::uint8_t> preview_rgb(const preview_options& o, const output_con
   surface_gradient g = horn_gradient(ctx.field, ctx.height_scale * o.z_factor, o.edges, ctx.nthreads);
   const std::vector<float> east = ctx.take_window(std::move(g.east)), north = ctx.take_window(std::move(g.north));
   std::vector<float> heights = ctx.window(ctx.field.values());
-  // The built-in ramps have their coast at 0.3: with the preset's sea_level,
-  // heights are mapped piecewise linearly so that sea_level lands there
-  // (0 and 1 stay put; a sea level outside (0, 1) shifts instead).
-  if (ctx.sea_level && o.stops.empty()) {
+  if (ctx.sea_level) {
     const double sea = *ctx.sea_level;
-    for (float& v : heights) {
-      const double h = v;
-      double mapped = h - sea + k_ramp_coast;
-      if (sea > 0.0 && sea < 1.0) {
-        mapped = h < sea ? k_ramp_coast * h / sea : k_ramp_coast + (1.0 - k_ramp_coast) * (h - sea) / (1.0 - sea);
-      }
-      v = static_cast<float>(mapped);
+    // An inland basin below sea level is land: coloured as the coast, the
+    // ramp's colour just above sea level (below_sea_level keeps every cell
+    // below it sea).
+    std::vector<std::uint8_t> ocean;
+    if (o.ocean == ocean_rule::connected) ocean = ocean_window(ctx, sea, o.ocean);
+    const double coast = just_above(sea);
+    for (std::size_t c = 0; c < heights.size(); ++c) {
+      double h = heights[c];
+      if (!ocean.empty() && !ocean[c] && h < sea) h = coast;
+      // The built-in ramps have their coast at 0.3: heights are mapped so
+      // that sea_level lands there; custom stops are the preset's own scale.
+      heights[c] = static_cast<float>(o.stops.empty() ? ramp_height(h, sea) : h);
     }
   }
   const std::vector<stop>& ramp = o.stops.empty() ? builtin_ramp(o.ramp) : o.stops;
@@ -178,8 +209,13 @@ output_kind preview_output_kind() {
       "preview", "shaded relief: hillshade over a hypsometric colour ramp",
       "Horn's gradient lit by a sun (Lambert, N.L) at `sun_azimuth`/`sun_altitude`, or the mean of four lights "
       "(multidirectional), multiplied onto a colour ramp over heights 0..1; flat ground keeps the ramp colour. "
-      "Shading uses real proportions (cell_size, height_scale) times z_factor.",
-      {"rgb8"}, &one_cell, &encode_preview);
+      "Shading uses real proportions (cell_size, height_scale) times z_factor. With the preset's sea_level the "
+      "built-in ramps put their coast (0.3) at it, and a cell below it that is not ocean (an inland basin; "
+      "`ocean`: connected, the default, as the water outputs' sea, needs the whole world) takes the ramp's colour "
+      "just above sea level, the lowest land; `ocean`: below_sea_level colours every cell below it as sea (local). "
+      "With "
+      "`water`, lakes (also those filling inland basins) and rivers are drawn over in water colours.",
+      {"rgb8"}, &preview_halo, &encode_preview);
 }
 
 }  // namespace landform

@@ -3,6 +3,7 @@
 
 #include "landform/outputs/splat_output.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -10,6 +11,7 @@
 #include "landform/derive/splat.hpp"
 #include "landform/derive/surface.hpp"
 #include "landform/io/encode.hpp"
+#include "landform/outputs/ocean_rule.hpp"
 #include "landform/outputs/water_output.hpp"
 
 namespace landform {
@@ -23,47 +25,54 @@ const char* const k_channels = "rgba";
 // One texture layer rule: a name and the ranges where it applies.
 const param_schema<splat_rule>& rule_schema() {
   using R = splat_rule;
-  static const auto s = param_schema<R>()
-                            .string("name", &R::name)
-                            .non_empty()
-                            .required()
-                            .doc("texture layer name, written to the manifest")
-                            .interval("height", &R::height)
-                            .unit("height units")
-                            .doc("heights where the layer applies")
-                            .interval("above_sea", &R::above_sea)
-                            .unit("height units")
-                            .doc("heights relative to the preset's sea_level (0.3 when not given), instead of height")
-                            .interval("slope", &R::slope)
-                            .unit("degrees")
-                            .doc("slopes where the layer applies")
-                            .interval("flow", &R::flow)
-                            .unit("cells")
-                            .doc("flow accumulation where the layer applies (compared in log10)")
-                            .interval("curvature", &R::curvature)
-                            .unit("1/m")
-                            .doc("profile curvature where the layer applies")
-                            .interval("water_depth", &R::water_depth)
-                            .unit("m")
-                            .range(at_least(0))
-                            .doc("water depths of the sea and lakes where the layer applies (0 on land and rivers)")
-                            .effect("e.g. [0, 2] = shallows and dry land, [5, 1e4] = deep water")
-                            .interval("river", &R::river)
-                            .range(between(0, 1))
-                            .doc("river coverage where the layer applies (the river output's anti-aliased mask)")
-                            .effect("[0.5, 1] with river_blend = banks along the rivers; [0, 0] = away from rivers")
-                            .interval("lake", &R::lake)
-                            .range(between(0, 1))
-                            .doc("lake mask values where the layer applies (1 under a wet lake, 0 elsewhere)")
-                            .effect("[1, 1] with lake_blend = lake beds and a shore band; [0, 0] = away from lakes")
-                            .number("noise", &R::noise)
-                            .range(between(0, 1))
-                            .doc("breakup noise amplitude")
-                            .effect("higher = more ragged, patchy borders between textures")
-                            .number("weight", &R::weight)
-                            .range(above(0))
-                            .doc("base strength against the other layers")
-                            .effect("higher = this texture wins where rules overlap");
+  static const auto s =
+      param_schema<R>()
+          .string("name", &R::name)
+          .non_empty()
+          .required()
+          .doc("texture layer name, written to the manifest")
+          .interval("height", &R::height)
+          .unit("height units")
+          .doc("heights where the layer applies")
+          .interval("above_sea", &R::above_sea)
+          .unit("height units")
+          .doc("heights relative to the preset's sea_level (0.3 when not given), instead of height")
+          .interval("slope", &R::slope)
+          .unit("degrees")
+          .doc("slopes where the layer applies")
+          .interval("flow", &R::flow)
+          .unit("cells")
+          .doc("flow accumulation where the layer applies (compared in log10)")
+          .interval("curvature", &R::curvature)
+          .unit("1/m")
+          .doc("profile curvature where the layer applies")
+          .interval("water_depth", &R::water_depth)
+          .unit("m")
+          .range(at_least(0))
+          .doc("water depths of the sea and lakes where the layer applies (0 on land and rivers)")
+          .effect("e.g. [0, 2] = shallows and dry land, [5, 1e4] = deep water")
+          .interval("river", &R::river)
+          .range(between(0, 1))
+          .doc("river coverage where the layer applies (the river output's anti-aliased mask)")
+          .effect("[0.5, 1] with river_blend = banks along the rivers; [0, 0] = away from rivers")
+          .interval("lake", &R::lake)
+          .range(between(0, 1))
+          .doc("lake mask values where the layer applies (1 under a wet lake, 0 elsewhere)")
+          .effect("[1, 1] with lake_blend = lake beds and a shore band; [0, 0] = away from lakes")
+          .interval("ocean", &R::ocean)
+          .range(between(0, 1))
+          .doc(
+              "ocean mask values where the layer applies (1 on the ocean by the output's `ocean` "
+              "rule, 0 elsewhere, inland basins below sea level included)")
+          .effect("[1, 1] with above_sea [-1, 0] = the sea without inland basins; [0, 0] = off the sea")
+          .number("noise", &R::noise)
+          .range(between(0, 1))
+          .doc("breakup noise amplitude")
+          .effect("higher = more ragged, patchy borders between textures")
+          .number("weight", &R::weight)
+          .range(above(0))
+          .doc("base strength against the other layers")
+          .effect("higher = this texture wins where rules overlap");
   return s;
 }
 
@@ -71,13 +80,13 @@ struct splat_options {
   // The classic four: grass on gentle ground, rock on steep, sand low, snow high.
   std::vector<splat_rule> layers = {
       {"grass", std::nullopt, std::array<double, 2>{0.0, 28.0}, std::nullopt, std::nullopt, 0.25, 1.0, std::nullopt,
-       std::nullopt, std::nullopt, std::nullopt},
-      {"rock", std::nullopt, std::array<double, 2>{34.0, 90.0}, std::nullopt, std::nullopt, 0.2, 1.0, std::nullopt,
-       std::nullopt, std::nullopt, std::nullopt},
-      {"sand", std::array<double, 2>{0.0, 0.3}, std::array<double, 2>{0.0, 20.0}, std::nullopt, std::nullopt, 0.0, 2.0,
        std::nullopt, std::nullopt, std::nullopt, std::nullopt},
+      {"rock", std::nullopt, std::array<double, 2>{34.0, 90.0}, std::nullopt, std::nullopt, 0.2, 1.0, std::nullopt,
+       std::nullopt, std::nullopt, std::nullopt, std::nullopt},
+      {"sand", std::array<double, 2>{0.0, 0.3}, std::array<double, 2>{0.0, 20.0}, std::nullopt, std::nullopt, 0.0, 2.0,
+       std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt},
       {"snow", std::array<double, 2>{0.82, 1.0}, std::array<double, 2>{0.0, 45.0}, std::nullopt, std::nullopt, 0.3, 3.0,
-       std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
+       std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
   double height_blend = 0.05;
   double slope_blend = 5.0;
   double flow_blend = 0.5;
@@ -85,10 +94,15 @@ struct splat_options {
   double water_depth_blend = 0.5;
   double river_blend = 20.0;
   double lake_blend = 20.0;
+  double ocean_blend = 20.0;
   double noise_scale = 40.0;
   flow_method flow = flow_method::d8;
   water_output_options water;
+  ocean_rule ocean = ocean_rule::connected;
 
+  [[nodiscard]] bool uses_ocean() const {
+    return std::any_of(layers.begin(), layers.end(), [](const splat_rule& r) { return r.ocean.has_value(); });
+  }
   [[nodiscard]] bool uses_water() const {
     for (const auto& r : layers)
       if (r.water_depth || r.river || r.lake) return true;
@@ -140,6 +154,12 @@ struct splat_options {
             .range(at_least(0))
             .doc("fade distance outside lake rules: the weight eases to 0 this far from the nearest cell meeting it")
             .effect("higher = wider shores around the lakes")
+            .number("ocean_blend", &P::ocean_blend)
+            .unit("m")
+            .range(at_least(0))
+            .optional()
+            .doc("fade distance outside ocean rules: the weight eases to 0 this far from the nearest cell meeting it")
+            .effect("higher = a wider band across the coast")
             .number("noise_scale", &P::noise_scale)
             .unit("world units")
             .range(above(0))
@@ -151,7 +171,11 @@ struct splat_options {
             .doc(
                 "the water for water_depth, river and lake rules: the options of the water outputs (the same "
                 "values give the same lakes and rivers), at the preset's sea_level (0 when not given)")
-            .effect("a lower river_area = more rivers for river rules");
+            .effect("a lower river_area = more rivers for river rules")
+            .choice("ocean", &P::ocean, ocean_rule_choices())
+            .optional()
+            .doc(std::string(k_ocean_rule_doc) + ", for ocean rules")
+            .effect(k_ocean_rule_effect);
     return s;
   }
   void check(std::vector<std::pair<std::string, std::string>>& problems) const {
@@ -164,10 +188,14 @@ struct splat_options {
   }
 };
 
-int splat_halo(const splat_options& o, double) {
+int splat_halo(const splat_options& o, double cell_size) {
   for (const auto& r : o.layers)
-    if (r.flow) return -1;         // flow accumulation needs the whole world
-  return o.uses_water() ? -1 : 1;  // and so do lakes and rivers
+    if (r.flow) return -1;                          // flow accumulation needs the whole world
+  if (o.uses_water()) return -1;                    // and so do lakes and rivers
+  if (!o.uses_ocean()) return 1;                    // Horn's gradient
+  if (o.ocean == ocean_rule::connected) return -1;  // and the connected ocean
+  // The local ocean is per cell, its blend reaches ocean_blend metres.
+  return std::max(1, static_cast<int>(std::ceil(o.ocean_blend / cell_size)));
 }
 
 // The per-cell weights of every layer over the whole field (cells x layers,
@@ -192,6 +220,10 @@ std::vector<float> splat_field_weights(const splat_options& o, const output_cont
     water = shared_water(o.water, ctx);
     lakes = wet_lake_cells(*water);
   }
+  // The same sea level as above_sea, so [1, 1] lies inside above_sea [-1, 0].
+  const double sea = ctx.sea_level.value_or(k_default_sea_level);
+  std::shared_ptr<const std::vector<std::uint8_t>> ocean;
+  if (o.uses_ocean()) ocean = shared_ocean(ctx, sea, o.ocean);
   std::vector<std::vector<float>> noise(o.layers.size());
   splat_inputs in;
   in.grid_width = h.width();
@@ -202,6 +234,7 @@ std::vector<float> splat_field_weights(const splat_options& o, const output_cont
     in.river = water->river_mask.data();
     in.lake = lakes.data();
   }
+  if (ocean) in.ocean = ocean->data();
   in.count = h.size();
   in.height = h.data();
   in.slope = slope.data();
@@ -212,14 +245,13 @@ std::vector<float> splat_field_weights(const splat_options& o, const output_cont
     in.noise.push_back(noise[r].empty() ? nullptr : noise[r].data());
   }
   // Rules over heights relative to sea level become height ranges here.
-  const double sea = ctx.sea_level.value_or(k_default_sea_level);
   std::vector<splat_rule> rules = o.layers;
   for (auto& r : rules) {
     if (r.above_sea) r.height = std::array<double, 2>{(*r.above_sea)[0] + sea, (*r.above_sea)[1] + sea};
   }
   return splat_weights(in, rules,
                        splat_blend{o.height_blend, o.slope_blend, o.flow_blend, o.curvature_blend, o.water_depth_blend,
-                                   o.river_blend, o.lake_blend});
+                                   o.river_blend, o.lake_blend, o.ocean_blend});
 }
 
 encoded_file encode_splat(const splat_options& o, const std::string& format, const output_context& ctx) {
@@ -280,7 +312,10 @@ output_kind splat_output_kind() {
       "whole world. Water rules (water_depth, river, lake) use the water of the water outputs with the `water` "
       "options at the preset's sea_level (0 when not given), computed once per build; they need the whole world "
       "too. River and lake rules fade with the distance to the nearest cell meeting them (river_blend, "
-      "lake_blend, in metres).",
+      "lake_blend, in metres). Ocean rules (`ocean`: [1, 1] on the sea, [0, 0] off it) use the ocean at the "
+      "same sea level as above_sea, by the output's `ocean` rule: connected (the default; the water outputs' sea, "
+      "an inland basin below sea level is not ocean; needs the whole world) or below_sea_level (every cell below "
+      "it; local, halo ceil(ocean_blend / cell_size)); they fade over ocean_blend metres.",
       {"rgba8", "rgba16", "exr"}, &splat_halo, &encode_splat);
   kind.file_count = [](const json& options) {
     return std::max<std::size_t>(1, (splat_options::schema().parse(options).layers.size() + 3) / 4);

@@ -412,7 +412,7 @@ pipeline pipeline::build_impl(const json& preset, const std::filesystem::path& b
 
   const json outputs = canonical_outputs(p.m_outputs);
   for (const auto& o : p.m_outputs) {
-    const int halo = o.kind->halo(o.options, top.reg.cell_size);
+    const int halo = o.kind->halo(o.options, {top.reg.cell_size, top.sea_level.has_value()});
     p.m_halo = (halo < 0 || p.m_halo < 0) ? -1 : std::max(p.m_halo, halo);
   }
   p.m_canonical = {

@@ -68,8 +68,9 @@ const param_schema<preset_header>& preset_header::schema() {
           .range(between(-1e12, 1e12))
           .doc(
               "the sea's surface, the one value the preview ramps, biome, voronoi island shaping, splat "
-              "above_sea and the water outputs use; sea = cells below it connected to the world's border. "
-              "Absent: each consumer's own default (preview and splat 0.3, biome and voronoi 0.5, water 0); see "
+              "above_sea and ocean rules and the water outputs use; sea = cells below it connected to the world's "
+              "border (an inland basin below it is land or a lake in every output). Absent: each consumer's own "
+              "default (preview and splat 0.3, biome and voronoi 0.5, water 0); see "
               "docs/water.md")
           .effect("higher = more sea, smaller islands, lower coastlines");
   return s;

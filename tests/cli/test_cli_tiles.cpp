@@ -282,6 +282,33 @@ TEST_CASE("cli tiles: overlap, whole-world stages and bad input", "[cli][tiles]"
   }
 }
 
+TEST_CASE("cli tiles: outputs that need the connected sea name their local ocean rule", "[cli][tiles][ocean]") {
+  const temp_dir dir;
+  json p = json::parse(k_local_preset);
+  p["size"] = 64;
+  p["sea_level"] = 0.4;
+  p["outputs"] = json::array({{{"map", "height"}, {"format", "r32"}, {"file", "height.r32"}},
+                              {{"map", "biome"}, {"format", "rgb8"}},
+                              {{"map", "preview"}, {"format", "rgb8"}}});
+  const fs::path preset = dir.write("world.json", p.dump());
+  const auto planned = run_cli({"tiles", "plan", preset.string(), "--tile", "32", "-o", (dir / "plan").string()});
+  REQUIRE(planned.exit_code == 0);
+  CHECK(
+      planned.out.find("outputs[1] (biome) (its \"ocean\": \"below_sea_level\" is local, but paints inland basins "
+                       "below sea level as sea), outputs[2] (preview) (its \"ocean\": \"below_sea_level\" is local") !=
+      std::string::npos);
+  CHECK(planned.out.find("need the whole world: every tile computes it") != std::string::npos);
+  CHECK(json::parse(read_text(dir / "plan/plan.json"))["mode"] == "world");
+  // With the local rule the tiles compute themselves and a halo.
+  p["outputs"][1]["ocean"] = "below_sea_level";
+  p["outputs"][2]["ocean"] = "below_sea_level";
+  const fs::path local = dir.write("local.json", p.dump());
+  REQUIRE(run_cli({"tiles", "plan", local.string(), "--tile", "32", "-o", (dir / "local").string()}).exit_code == 0);
+  const json plan = json::parse(read_text(dir / "local/plan.json"));
+  CHECK(plan["mode"] == "halo");
+  CHECK(plan["halo"] == 16);  // perturb 6 + thermal 6 + smooth 3 + the preview's 1
+}
+
 TEST_CASE("cli tiles: stream power with tiling coarse: one coarse result for every tile, stitched = single",
           "[cli][tiles][stream_power]") {
   const temp_dir dir;

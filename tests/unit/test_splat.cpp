@@ -31,7 +31,7 @@ std::vector<float> weights_for(const std::vector<splat_rule>& rules, std::vector
 TEST_CASE("splat: a rule covering everything takes full weight", "[splat]") {
   const std::vector<splat_rule> rules = {{"all", std::array<double, 2>{0.0, 1.0}, std::nullopt, std::nullopt,
                                           std::nullopt, 0.0, 1.0, std::nullopt, std::nullopt, std::nullopt,
-                                          std::nullopt}};
+                                          std::nullopt, std::nullopt}};
   const auto w = weights_for(rules, {0.0f, 0.5f, 1.0f}, {0.0f, 10.0f, 80.0f});
   CHECK(w == std::vector<float>{1.0f, 1.0f, 1.0f});
   CHECK(quantize_splat(w, 1) == std::vector<std::uint8_t>{255, 255, 255});
@@ -40,9 +40,9 @@ TEST_CASE("splat: a rule covering everything takes full weight", "[splat]") {
 TEST_CASE("splat: ranges select, blend widths fade, uncovered cells go to the base layer", "[splat]") {
   const std::vector<splat_rule> rules = {
       {"grass", std::nullopt, std::array<double, 2>{0.0, 30.0}, std::nullopt, std::nullopt, 0.0, 1.0, std::nullopt,
-       std::nullopt, std::nullopt, std::nullopt},
+       std::nullopt, std::nullopt, std::nullopt, std::nullopt},
       {"rock", std::nullopt, std::array<double, 2>{40.0, 90.0}, std::nullopt, std::nullopt, 0.0, 1.0, std::nullopt,
-       std::nullopt, std::nullopt, std::nullopt}};
+       std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
   // slope 10: grass only; 60: rock only; 35: both fade to 0 (5 degrees blend) -> base.
   const auto w = weights_for(rules, {0.5f, 0.5f, 0.5f, 0.5f}, {10.0f, 60.0f, 35.0f, 32.5f});
   CHECK(w[0] == 1.0f);
@@ -194,7 +194,7 @@ TEST_CASE("splat: river and lake rules fade with the distance to the water over 
     }
   }
   // Without a blend: the cells meeting the rule only.
-  const auto crisp = splat_weights(in, rules, splat_blend{0.05, 5.0, 0.5, 0.002, 0.5, 0.0, 0.0});
+  const auto crisp = splat_weights(in, rules, splat_blend{0.05, 5.0, 0.5, 0.002, 0.5, 0.0, 0.0, 0.0});
   CHECK(crisp[3 * 2 + 1] == 0.0f);
   CHECK(crisp[3 * 1 + 1] == 0.5f);
   CHECK(crisp[3 * 4 + 2] == 0.0f);
@@ -226,7 +226,7 @@ TEST_CASE("splat: water rules select the lake and river cells of the water outpu
   const auto river_png = reg.find("river")->encode(water_options, "png8", ctx);
   const auto splat = reg.find("splat")->encode(reg.find("splat")->canonical(options), "rgba8", ctx);
   CHECK(cache.size() == 1);  // one water for the three outputs
-  CHECK(reg.find("splat")->halo(options, 10.0) == -1);
+  CHECK(reg.find("splat")->halo(options, {10.0}) == -1);
   const auto lake = png_channel(lake_png, 1, 0), river = png_channel(river_png, 1, 0);
   const auto grass = png_channel(splat, 4, 0), lakebed = png_channel(splat, 4, 1), riverbed = png_channel(splat, 4, 2);
   const auto unused = png_channel(splat, 4, 3);

@@ -33,4 +33,11 @@ struct biome_palette {
 /// Each channel is truncated to an integer in [0, 255] as the seed's `| 0`.
 std::array<std::uint8_t, 3> biome_color(const biome_palette& p, double height, double moisture);
 
+/// The colour of a cell that is not ocean: biome_color() with a height below
+/// sea level raised to sea level. An inland basin below sea level (a lake
+/// bed, a dry basin: not connected to the sea) takes the lowest land colour,
+/// e = 0, dry_land to wet_land by its moisture, as the coast beside the sea;
+/// heights at or above sea level are coloured exactly as biome_color().
+std::array<std::uint8_t, 3> biome_land_color(const biome_palette& p, double height, double moisture);
+
 }  // namespace landform

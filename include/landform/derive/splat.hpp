@@ -34,6 +34,9 @@ struct splat_rule {
   /// Lake mask values (1 under a wet lake, 0 elsewhere): [1, 1] = on
   /// lakes, [0, 0] = off them.
   std::optional<std::array<double, 2>> lake;
+  /// Ocean mask values (1 on the ocean, 0 elsewhere, inland basins below sea
+  /// level included): [1, 1] = on the sea, [0, 0] = off it.
+  std::optional<std::array<double, 2>> ocean;
 };
 
 /// Transition widths: how far outside a range a rule fades to zero.
@@ -46,19 +49,21 @@ struct splat_blend {
   /// m of distance: river and lake rules fade with the distance (m) to the
   /// nearest cell meeting them, not with the value.
   double river = 20.0;
-  double lake = 20.0;  ///< m of distance, as river
+  double lake = 20.0;   ///< m of distance, as river
+  double ocean = 20.0;  ///< m of distance, as river
 };
 
 /// Per-cell inputs, each `count` values (null when no rule needs it).
 struct splat_inputs {
   std::size_t count = 0;
   const float* height = nullptr;
-  const float* slope = nullptr;        ///< degrees
-  const float* flow = nullptr;         ///< accumulated cells
-  const float* curvature = nullptr;    ///< 1/m
-  const float* water_depth = nullptr;  ///< m
-  const float* river = nullptr;        ///< river coverage 0..1
-  const std::uint8_t* lake = nullptr;  ///< 1 = under a wet lake
+  const float* slope = nullptr;         ///< degrees
+  const float* flow = nullptr;          ///< accumulated cells
+  const float* curvature = nullptr;     ///< 1/m
+  const float* water_depth = nullptr;   ///< m
+  const float* river = nullptr;         ///< river coverage 0..1
+  const std::uint8_t* lake = nullptr;   ///< 1 = under a wet lake
+  const std::uint8_t* ocean = nullptr;  ///< 1 = ocean
   /// The grid of the cells (grid_width x grid_height = count, row-major) and its cell
   /// size in metres: river and lake blends are distances. Needed only when a
   /// river or lake rule has a blend width above 0.
@@ -72,12 +77,14 @@ struct splat_inputs {
 /// Normalised weights: `count` x rules.size() values, cell-major (all layers
 /// of cell 0, then cell 1, ...), summing to 1 in every cell. A cell that no
 /// rule covers goes entirely to the first layer (the base texture).
-/// A rule's factor for `river` or `lake` is 1 on the cells that meet it and
-/// eases (smoothstep) to 0 at blend.river / blend.lake metres from the
-/// nearest such cell (chamfer distance over the grid); with no such cell it
-/// is 0. Every other factor fades with the value, as range factors do.
+/// A rule's factor for `river`, `lake` or `ocean` is 1 on the cells that meet
+/// it and eases (smoothstep) to 0 at blend.river / blend.lake / blend.ocean
+/// metres from the nearest such cell (chamfer distance over the grid); with
+/// no such cell it is 0. Every other factor fades with the value, as range
+/// factors do.
 /// @throws std::invalid_argument when a rule needs an input that is null, or
-///         a river or lake blend needs a grid (grid_width x grid_height != count)
+///         a river, lake or ocean blend needs a grid (grid_width x
+///         grid_height != count)
 std::vector<float> splat_weights(const splat_inputs& in, const std::vector<splat_rule>& rules,
                                  const splat_blend& blend);
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "landform/outputs/ocean_rule.hpp"
 #include "landform/outputs/output_kind.hpp"
 
 namespace landform {
@@ -21,6 +22,10 @@ struct biome_output_options {
   std::vector<double> wet_land = {110, 140, 94};      ///< RGB of wet lowland (moisture 1)
   std::vector<double> snow = {255, 255, 255};         ///< RGB of the highest land
   double snow_exponent = 4.0;                         ///< land blends toward snow by e^snow_exponent, > 0
+  /// Which cells below sea level get water colours: connected (the water
+  /// outputs' sea; inland basins get land colours; needs the whole world)
+  /// or below_sea_level (all of them; local).
+  ocean_rule ocean = ocean_rule::connected;
 
   static const param_schema<biome_output_options>& schema();
   /// The side layers the output reads: the moisture layer.

@@ -65,6 +65,14 @@ struct output_context {
   [[nodiscard]] file_settings write_settings() const;
 };
 
+/// What an output's halo may depend on besides its options.
+struct halo_inputs {
+  double cell_size = 1.0;  ///< metres per cell
+  /// The preset gives a top-level sea_level (e.g. the preview tells the
+  /// ocean from inland basins only then, and needs the whole world for it).
+  bool sea_level = false;
+};
+
 /// An encoded file and what the manifest says about it.
 struct encoded_file {
   std::vector<std::uint8_t> bytes;
@@ -86,8 +94,8 @@ struct output_kind {
   std::vector<std::string> formats;  ///< allowed; the first is the default
   std::vector<param_spec> options;
   /// Cells of terrain needed around the region (1 for a 3x3 kernel); -1 =
-  /// the whole world (flow routing).
-  std::function<int(const json& options, double cell_size)> halo;
+  /// the whole world (flow routing, the connected ocean).
+  std::function<int(const json& options, const halo_inputs& inputs)> halo;
   std::function<json(const json& options)> canonical;
   std::function<void(const json& options, std::vector<preset_issue>& issues)> check_rules;
   std::function<encoded_file(const json& options, const std::string& format, const output_context& ctx)> encode;
@@ -100,21 +108,20 @@ struct output_kind {
   std::function<std::vector<std::string>(const json& options)> reads;
 };
 
-/// Declares an output kind whose options struct `P` provides
-/// `static const param_schema<P>& schema()` (and optionally `check(...)` as
-/// for stages, and `std::vector<std::string> layers_read() const` naming the
-/// side layers it reads).
+namespace detail {
+
+// Everything of an output kind but its halo (see make_output_kind).
 template <class P>
-output_kind make_output_kind(std::string name, std::string summary, std::string description,
-                             std::vector<std::string> formats, int (*halo)(const P&, double cell_size),
-                             encoded_file (*encode)(const P&, const std::string& format, const output_context&)) {
+output_kind output_kind_without_halo(std::string name, std::string summary, std::string description,
+                                     std::vector<std::string> formats,
+                                     encoded_file (*encode)(const P&, const std::string& format,
+                                                            const output_context&)) {
   output_kind k;
   k.name = std::move(name);
   k.summary = std::move(summary);
   k.description = std::move(description);
   k.formats = std::move(formats);
   k.options = P::schema().specs();
-  k.halo = [halo](const json& options, double cell_size) { return halo(P::schema().parse(options), cell_size); };
   k.canonical = [](const json& options) { return P::schema().to_json(P::schema().parse(options)); };
   k.check_rules = [](const json& options, std::vector<preset_issue>& issues) {
     if constexpr (has_rules<P>) {
@@ -134,6 +141,36 @@ output_kind make_output_kind(std::string name, std::string summary, std::string 
                 }) {
     k.reads = [](const json& options) { return P::schema().parse(options).layers_read(); };
   }
+  return k;
+}
+
+}  // namespace detail
+
+/// Declares an output kind whose options struct `P` provides
+/// `static const param_schema<P>& schema()` (and optionally `check(...)` as
+/// for stages, and `std::vector<std::string> layers_read() const` naming the
+/// side layers it reads). `halo` sees the options and the cell size (metres).
+template <class P>
+output_kind make_output_kind(std::string name, std::string summary, std::string description,
+                             std::vector<std::string> formats, int (*halo)(const P&, double cell_size),
+                             encoded_file (*encode)(const P&, const std::string& format, const output_context&)) {
+  output_kind k = detail::output_kind_without_halo<P>(std::move(name), std::move(summary), std::move(description),
+                                                      std::move(formats), encode);
+  k.halo = [halo](const json& options, const halo_inputs& inputs) {
+    return halo(P::schema().parse(options), inputs.cell_size);
+  };
+  return k;
+}
+
+/// As above, for a halo that also depends on the rest of halo_inputs (the
+/// preview's on whether the preset gives a sea_level).
+template <class P>
+output_kind make_output_kind(std::string name, std::string summary, std::string description,
+                             std::vector<std::string> formats, int (*halo)(const P&, const halo_inputs&),
+                             encoded_file (*encode)(const P&, const std::string& format, const output_context&)) {
+  output_kind k = detail::output_kind_without_halo<P>(std::move(name), std::move(summary), std::move(description),
+                                                      std::move(formats), encode);
+  k.halo = [halo](const json& options, const halo_inputs& inputs) { return halo(P::schema().parse(options), inputs); };
   return k;
 }
 
