@@ -453,38 +453,33 @@ struct uniform_sum {
   const column_hash& h;
   Cube cube_at;
 
-  // Cube vertex v at (ox, oy, oz) of the cell.
-  HWY_INLINE VD cube(const vertex_3d& v, int ox, int oy, int oz) const { return cube_at(v, ox, oy, oz); }
+  // A vertex of the cube and its offsets (ox, oy, oz) from the cell origin.
+  struct corner {
+    const vertex_3d& v;
+    int ox, oy, oz;
+  };
 
-  HWY_INLINE VD extras(VD value, const pair_3d& e) const {
+  // The corners in order, then the two extra vertices (a fold, so that the
+  // offsets stay compile-time constants).
+  template <class... Corners>
+  HWY_INLINE VD sum(const pair_3d& e, const Corners&... corners) const {
+    VD value = hn::Zero(DD());
+    ((value = hn::Add(value, cube_at(corners.v, corners.ox, corners.oy, corners.oz))), ...);
     value = hn::Add(value, contribution_3d(t, h, e.v0));
     return hn::Add(value, contribution_3d(t, h, e.v1));
   }
 
   HWY_INLINE VD lower(const cube_3d& q, const pair_3d& e) const {
-    VD value = cube(q.v000, 0, 0, 0);
-    value = hn::Add(value, cube(q.v100, 1, 0, 0));
-    value = hn::Add(value, cube(q.v010, 0, 1, 0));
-    value = hn::Add(value, cube(q.v001, 0, 0, 1));
-    return extras(value, e);
+    return sum(e, corner{q.v000, 0, 0, 0}, corner{q.v100, 1, 0, 0}, corner{q.v010, 0, 1, 0}, corner{q.v001, 0, 0, 1});
   }
 
   HWY_INLINE VD upper(const cube_3d& q, const pair_3d& e) const {
-    VD value = cube(q.v110, 1, 1, 0);
-    value = hn::Add(value, cube(q.v101, 1, 0, 1));
-    value = hn::Add(value, cube(q.v011, 0, 1, 1));
-    value = hn::Add(value, cube(q.v111, 1, 1, 1));
-    return extras(value, e);
+    return sum(e, corner{q.v110, 1, 1, 0}, corner{q.v101, 1, 0, 1}, corner{q.v011, 0, 1, 1}, corner{q.v111, 1, 1, 1});
   }
 
   HWY_INLINE VD octa(const cube_3d& q, const pair_3d& e) const {
-    VD value = cube(q.v100, 1, 0, 0);
-    value = hn::Add(value, cube(q.v010, 0, 1, 0));
-    value = hn::Add(value, cube(q.v001, 0, 0, 1));
-    value = hn::Add(value, cube(q.v110, 1, 1, 0));
-    value = hn::Add(value, cube(q.v101, 1, 0, 1));
-    value = hn::Add(value, cube(q.v011, 0, 1, 1));
-    return extras(value, e);
+    return sum(e, corner{q.v100, 1, 0, 0}, corner{q.v010, 0, 1, 0}, corner{q.v001, 0, 0, 1}, corner{q.v110, 1, 1, 0},
+               corner{q.v101, 1, 0, 1}, corner{q.v011, 0, 1, 1});
   }
 };
 
@@ -493,7 +488,8 @@ HWY_INLINE VD mixed_sum(const lane_tables& t, const column_hash& h, const cube_3
   const auto at = [&](const vertex_3d& l, const vertex_3d& u, const vertex_3d& o) {
     return contribution_3d(t, h, pick(lower, l, pick(upper, u, o)));
   };
-  VD value = at(q.v000, q.v110, q.v100);
+  // 0.0 + c, as the scalar's `value = 0; value += c`: +0.0 for a c of -0.0.
+  VD value = hn::Add(hn::Zero(DD()), at(q.v000, q.v110, q.v100));
   value = hn::Add(value, at(q.v100, q.v101, q.v010));
   value = hn::Add(value, at(q.v010, q.v011, q.v001));
   value = hn::Add(value, at(q.v001, q.v111, q.v110));
