@@ -1,5 +1,7 @@
 #include "landform/noise/open_simplex_legacy.hpp"
 
+#include "noise/open_simplex_legacy_detail.hpp"
+
 // Port of Kurt Spencer's OpenSimplexNoise v1.1 (Java, 2014), 2D and 3D only.
 //
 // Bit-exactness rules followed throughout (the reference data is Java output):
@@ -19,36 +21,18 @@
 namespace landform {
 namespace {
 
-// The 2D constants are the gist's decimal literals, not the full-precision
-// values of (1/sqrt(3) - 1)/2 and (sqrt(3) - 1)/2: those round to different
-// doubles and would break bit-exactness.
-constexpr double k_stretch_2d = -0.211324865405187;
-constexpr double k_squish_2d = 0.366025403784439;
-constexpr double k_stretch_3d = -1.0 / 6;
-constexpr double k_squish_3d = 1.0 / 3;
-constexpr double k_norm_2d = 47;
-constexpr double k_norm_3d = 103;
-
-// Java folds `2 * SQUISH` and `3 * SQUISH` at compile time in IEEE double;
-// constexpr evaluation gives the same doubles.
-constexpr double k_squish_2d_x2 = 2 * k_squish_2d;
-constexpr double k_squish_3d_x2 = 2 * k_squish_3d;
-constexpr double k_squish_3d_x3 = 3 * k_squish_3d;
-
-// Gradients are selected by position, so the order matches the gist. Stored as
-// double (Java converts the byte entries to double anyway) to skip the
-// int-to-double conversion in the hot path.
-constexpr std::array<double, 16> k_gradients_2d = {
-    5, 2, 2, 5, -5, 2, -2, 5, 5, -2, 2, -5, -5, -2, -2, -5,
-};
-
-constexpr std::array<double, 72> k_gradients_3d = {
-    -11, 4,   4,   -4,  11,  4,   -4,  4,   11,  11,  4,   4,   4,   11,  4,   4,   4,   11,
-    -11, -4,  4,   -4,  -11, 4,   -4,  -4,  11,  11,  -4,  4,   4,   -11, 4,   4,   -4,  11,
-    -11, 4,   -4,  -4,  11,  -4,  -4,  4,   -11, 11,  4,   -4,  4,   11,  -4,  4,   4,   -11,
-    -11, -4,  -4,  -4,  -11, -4,  -4,  -4,  -11, 11,  -4,  -4,  4,   -11, -4,  4,   -4,  -11,
-};
-constexpr int k_gradient_count_3d = static_cast<int>(k_gradients_3d.size() / 3);
+using os_legacy::k_gradient_count_3d;
+using os_legacy::k_gradients_2d;
+using os_legacy::k_gradients_3d;
+using os_legacy::k_norm_2d;
+using os_legacy::k_norm_3d;
+using os_legacy::k_squish_2d;
+using os_legacy::k_squish_2d_x2;
+using os_legacy::k_squish_3d;
+using os_legacy::k_squish_3d_x2;
+using os_legacy::k_squish_3d_x3;
+using os_legacy::k_stretch_2d;
+using os_legacy::k_stretch_3d;
 
 using byte_table = std::array<std::uint8_t, 256>;
 
@@ -493,7 +477,13 @@ inline double sum_octa(const tables_3d& t, const cell_3d& c) {
 
 }  // namespace
 
-open_simplex_legacy::open_simplex_legacy(std::int64_t seed) : m_perm{}, m_perm_grad_index_3d{} {
+open_simplex_legacy::open_simplex_legacy(std::int64_t seed)
+    : m_perm{},
+      m_perm_grad_index_3d{},
+      m_perm_x4_lanes{},
+      m_perm_lanes{},
+      m_gradient_lanes_2d{},
+      m_gradient_lanes_3d{} {
   std::array<std::uint8_t, 256> source{};
   for (int i = 0; i < 256; ++i) source[i] = static_cast<std::uint8_t>(i);
 
@@ -511,6 +501,15 @@ open_simplex_legacy::open_simplex_legacy(std::int64_t seed) : m_perm{}, m_perm_g
     m_perm[i] = source[r];
     m_perm_grad_index_3d[i] = static_cast<std::uint8_t>((m_perm[i] % k_gradient_count_3d) * 3);
     source[r] = source[i];
+  }
+  for (std::size_t i = 0; i < 256; ++i) {
+    m_perm_lanes[i] = m_perm[i];
+    for (std::size_t o = 0; o < 4; ++o) m_perm_x4_lanes[i] |= std::uint64_t{m_perm[(i + o) & 0xFF]} << (8 * o);
+    const std::size_t g2 = m_perm[i] & 0x0E;
+    m_gradient_lanes_2d[i] = os_legacy::pack_gradient(k_gradients_2d[g2], k_gradients_2d[g2 + 1], 0);
+    const std::size_t g3 = m_perm_grad_index_3d[i];
+    m_gradient_lanes_3d[i] =
+        os_legacy::pack_gradient(k_gradients_3d[g3], k_gradients_3d[g3 + 1], k_gradients_3d[g3 + 2]);
   }
 }
 

@@ -26,9 +26,10 @@ namespace landform {
 /// truncation, so inputs must be finite and of magnitude below about 1e9
 /// (far beyond any terrain use; precision is already poor near 1e6).
 ///
-/// **Cost.** Construction fills two 256-byte tables (no allocation), so it is
-/// cheap to build one instance per fBm octave. `eval` is `const`, allocation
-/// free and safe to call concurrently from any number of threads.
+/// **Cost.** Construction fills two 256-byte and four 2 KiB tables (no
+/// allocation), so it is cheap to build one instance per fBm octave. `eval`
+/// and `eval_row` are `const`, allocation free and safe to call concurrently
+/// from any number of threads.
 class open_simplex_legacy {
  public:
   /// Builds the permutation from `seed` exactly as the Java constructor does.
@@ -40,11 +41,28 @@ class open_simplex_legacy {
   /// 3D noise at (x, y, z).
   [[nodiscard]] double eval(double x, double y, double z) const;
 
+  /// A row of 2D noise: out[i] = eval(x[i], y) for i in [0, n), the same
+  /// doubles bit for bit. `x` and `out` hold n values (n >= 0) and do not
+  /// overlap. Vectorised over i in double lanes (Highway, the SIMD target the
+  /// CPU allows, chosen at run time); equal on every target.
+  void eval_row(const double* x, double y, int n, double* out) const;
+
+  /// A row of 3D noise: out[i] = eval(x[i], y, z), as the 2D eval_row.
+  void eval_row(const double* x, double y, double z, int n, double* out) const;
+
  private:
   // Java stores these as short[]; the values fit a byte (perm: 0..255,
   // gradient offsets: 0..69), which halves the cache footprint.
   std::array<std::uint8_t, 256> m_perm;                ///< Permutation of 0..255.
   std::array<std::uint8_t, 256> m_perm_grad_index_3d;  ///< (m_perm[i] % 24) * 3.
+  // The same data as the SIMD row kernels gather it, in 64-bit entries (see
+  // noise/open_simplex_legacy_detail.hpp): the permutation, also as four
+  // consecutive entries per word, and the gradients packed as bytes, indexed
+  // by the hash before the last permutation step, which saves a gather.
+  std::array<std::uint64_t, 256> m_perm_x4_lanes;      ///< m_perm[i .. i + 3].
+  std::array<std::uint64_t, 256> m_perm_lanes;         ///< m_perm[i].
+  std::array<std::uint64_t, 256> m_gradient_lanes_2d;  ///< 2D gradient number m_perm[i] & 0x0E.
+  std::array<std::uint64_t, 256> m_gradient_lanes_3d;  ///< 3D gradient at offset m_perm_grad_index_3d[i].
 };
 
 }  // namespace landform
