@@ -61,15 +61,19 @@ void apply_perturb(heightfield& h, const perturb_params& p, const stage_context&
   std::vector<float> out(h.size());
   const int w = h.width(), ht = h.height();
   ctx.parallel_rows(ht, [&](int y0, int y1) {
+    // One row of noise at a time (SIMD rows, the same doubles as eval).
+    std::vector<double> a(static_cast<std::size_t>(w)), noise_u(a.size()), noise_v(a.size());
+    for (int i = 0; i < w; ++i) {
+      // Multiply, then divide, as the tutorial's f * i / (double)Size.
+      a[static_cast<std::size_t>(i)] = p.frequency * static_cast<double>(r.origin_x + i - world_x0) / world_w;
+    }
     for (int j = y0; j < y1; ++j) {
-      const auto gj = static_cast<double>(r.origin_y + j - world_y0);
+      const double b = p.frequency * static_cast<double>(r.origin_y + j - world_y0) / world_w;
+      noise.eval_row(a.data(), b, 0.0, w, noise_u.data());
+      noise.eval_row(a.data(), b, 1.0, w, noise_v.data());
       for (int i = 0; i < w; ++i) {
-        const auto gi = static_cast<double>(r.origin_x + i - world_x0);
-        // Multiply, then divide, as the tutorial's f * i / (double)Size.
-        const double a = p.frequency * gi / world_w;
-        const double b = p.frequency * gj / world_w;
-        const double du = noise.eval(a, b, 0.0) * p.magnitude;
-        const double dv = noise.eval(a, b, 1.0) * p.magnitude;
+        const double du = noise_u[static_cast<std::size_t>(i)] * p.magnitude;
+        const double dv = noise_v[static_cast<std::size_t>(i)] * p.magnitude;
         float value;
         if (p.sampling == perturb_params::sampling_mode::nearest) {
           const int u = std::clamp(i + static_cast<int>(du), 0, w - 1);
