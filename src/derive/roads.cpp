@@ -361,18 +361,23 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
   road_search_memory own;
   road_search_memory& mem = memory != nullptr ? *memory : own;
   mem.prepare(n * dirs, n);
-  // The moves out of cell c, costed once for all its states.
-  auto steps_of = [&](std::uint32_t c) {
-    if (mem.costed[c] == 0) {
+  // The moves out of cell c, costed once for all its states (up to 2^22
+  // moves, 64 MB; past that, costed again each time: the same values).
+  constexpr std::size_t k_max_kept_steps = std::size_t{1} << 22;
+  auto steps_of = [&](std::uint32_t c) -> const road_search_memory::step* {
+    if (mem.costed[c] != 0) return mem.steps.data() + static_cast<std::size_t>(mem.costed[c] - 1) * 16;
+    const bool keep = mem.steps.size() < k_max_kept_steps;
+    if (keep) {
       mem.costed_cells.push_back(c);
       mem.costed[c] = static_cast<std::uint32_t>(mem.steps.size() / 16 + 1);
-      for (int k = 0; k < 16; ++k) {
-        road_search_memory::step e;
-        if (k < moves) e.cost = move_cost(g, p, c, k, e.land, e.bridge);
-        mem.steps.push_back(e);
-      }
     }
-    return mem.steps.data() + static_cast<std::size_t>(mem.costed[c] - 1) * 16;
+    for (int k = 0; k < 16; ++k) {
+      road_search_memory::step& e = mem.scratch[static_cast<std::size_t>(k)];
+      e = {};
+      if (k < moves) e.cost = move_cost(g, p, c, k, e.land, e.bridge);
+      if (keep) mem.steps.push_back(e);
+    }
+    return mem.scratch.data();
   };
   std::vector<float>& dist = mem.dist;
   std::vector<std::uint8_t>& link = mem.link;

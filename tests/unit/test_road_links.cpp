@@ -70,7 +70,8 @@ TEST_CASE("road links: a point outside the world is a preset error at validation
                                  "x [-10, 1270] m (64 x 64 cells of 20 m, centred on x = column x cell_size, y = "
                                  "row x cell_size)"});
   // The edge of the extent is inside (the border cell); just beyond is not.
-  json edge = road_hills(json::array({{{"map", "roads"}, {"format", "geojson"}, {"points", {{-10, 1270}, {1270, -10}}}}}));
+  json edge =
+      road_hills(json::array({{{"map", "roads"}, {"format", "geojson"}, {"points", {{-10, 1270}, {1270, -10}}}}}));
   CHECK_NOTHROW(pipeline::build(edge));
   edge["outputs"][0]["points"][1] = {1270.5, 600};
   REQUIRE(issues_of(edge).size() == 1);
@@ -81,7 +82,8 @@ TEST_CASE("road links: a point outside the world is a preset error at validation
         std::vector<std::string>{"stages[2] (road_flatten).points[0]: [-30, 10] m is outside the world extent [-10, "
                                  "1270] x [-10, 1270] m (64 x 64 cells of 20 m, centred on x = column x cell_size, "
                                  "y = row x cell_size)"});
-  json tile = road_hills(json::array({{{"map", "roads"}, {"format", "geojson"}, {"points", {{10, 10}, {1200, 1200}}}}}));
+  json tile =
+      road_hills(json::array({{{"map", "roads"}, {"format", "geojson"}, {"points", {{10, 10}, {1200, 1200}}}}}));
   tile["world"] = {64, 64};
   tile["size"] = {16, 16};
   CHECK_NOTHROW(pipeline::build(tile));
@@ -100,12 +102,11 @@ TEST_CASE("road links: two points in one cell are a preset error (a LineString n
 
 TEST_CASE("road links: a point on water is found at build time, named with the output's index",
           "[derive][roads][pipeline]") {
-  // (10, 10) lies in the hills' sea (as tests/cli/test_cli_errors.cpp shows).
+  // (300, 100) m, cell (15, 5), lies 9 m below the hills' sea level.
   const json preset = road_hills(json::array({{{"map", "height"}, {"format", "r32"}},
-                                         {{"map", "road"}, {"format", "r32"}, {"points", {{1, 1}, {600, 600}}}}}));
+                                              {{"map", "road"}, {"format", "r32"}, {"points", {{300, 100}, {600, 600}}}}}));
   CHECK_NOTHROW(pipeline::build(preset));
-  CHECK_THROWS_WITH(build_outputs(preset),
-                    "outputs[1] (road).points[0]: [1, 1] m lies on water (sea, lake or river)");
+  CHECK_THROWS_WITH(build_outputs(preset), "outputs[1] (road).points[0]: [300, 100] m lies on water (sea, lake or river)");
 }
 
 TEST_CASE("road links: an unreachable link is listed with its barrier", "[derive][roads]") {
@@ -127,8 +128,7 @@ TEST_CASE("road links: an unreachable link is listed with its barrier", "[derive
   road_params p;
   p.max_bridge_m = 0;
   CHECK(describe_barrier(road_barrier::river, p) == "every route crosses a river, and max_bridge_m is 0 (no bridges)");
-  CHECK(describe_barrier(road_barrier::grade, p) ==
-        "every route has a step steeper than max_grade_percent (10 %)");
+  CHECK(describe_barrier(road_barrier::grade, p) == "every route has a step steeper than max_grade_percent (10 %)");
 }
 
 TEST_CASE("road links: an unreachable link is a manifest warning, an error with require_all",
@@ -136,8 +136,8 @@ TEST_CASE("road links: an unreachable link is a manifest warning, an error with 
   // The hills' four road_flatten points (three links, all built at 8 %,
   // see test_roads.cpp); at 1 % some cannot be.
   const json points = {{240.0, 1180.0}, {860.0, 1040.0}, {1220.0, 220.0}, {140.0, 440.0}};
-  json preset =
-      road_hills(json::array({{{"map", "roads"}, {"format", "geojson"}, {"points", points}, {"max_grade_percent", 1}}}));
+  json preset = road_hills(
+      json::array({{{"map", "roads"}, {"format", "geojson"}, {"points", points}, {"max_grade_percent", 1}}}));
   const auto files = build_outputs(preset);
   REQUIRE(files.size() == 1);
   const json& network = files[0].description["network"];
@@ -153,9 +153,9 @@ TEST_CASE("road links: an unreachable link is a manifest warning, an error with 
   CHECK(files[0].description["warnings"][0] == "outputs[0] (roads): " + why);
   preset["outputs"][0]["require_all"] = true;
   CHECK_THROWS_AS(build_outputs(preset), std::runtime_error);
-  CHECK_THROWS_WITH(build_outputs(preset), Catch::StartsWith("outputs[0] (roads): require_all is true and " +
-                                                             std::to_string(gaps) +
-                                                             " of 3 links have no admissible road; " + why));
+  CHECK_THROWS_WITH(build_outputs(preset),
+                    Catch::StartsWith("outputs[0] (roads): require_all is true and " + std::to_string(gaps) +
+                                      " of 3 links have no admissible road; " + why));
   preset["outputs"][0]["max_grade_percent"] = 8;
   // Every link built: no warning, and require_all is satisfied.
   const auto linked = build_outputs(preset);
@@ -164,8 +164,9 @@ TEST_CASE("road links: an unreachable link is a manifest warning, an error with 
 }
 
 TEST_CASE("road links: road_reach joins exactly the sites find_road links", "[derive][roads]") {
-  // Random heights (steps up to 40 %), 8 % sea and rivers on two columns:
-  // many parts. For many pairs, the labels agree with the search.
+  // Random heights (steps up to 40 %), 8 % sea and rivers on two columns,
+  // bridged (16 neighbours) or not (8): many parts. For many pairs, the
+  // labels agree with the search.
   const int n = 36;
   road_grid g;
   g.width = g.height = n;
@@ -186,7 +187,7 @@ TEST_CASE("road links: road_reach joins exactly the sites find_road links", "[de
     road_params p;
     p.neighbours = neighbours;
     p.max_grade_percent = 25;
-    p.max_bridge_m = 10;
+    p.max_bridge_m = neighbours == 16 ? 10 : 0;
     p.curvature_penalty = 0;  // the cell search: cheap, the same reachability
     const std::vector<std::int32_t> labels = road_reach(g, p);
     for (int trial = 0; trial < 60; ++trial) {

@@ -126,6 +126,7 @@ struct road_search_memory {
   std::vector<std::uint32_t> costed;
   std::vector<step> steps;                  ///< 16 a costed cell
   std::vector<std::uint32_t> costed_cells;  ///< cells costed since the last prepare()
+  std::array<step, 16> scratch;             ///< the moves of the cell costed last
   /// `states` states over `cells` cells, every one unreached and uncosted.
   void prepare(std::size_t states, std::size_t cells);
 };
