@@ -103,10 +103,12 @@ TEST_CASE("road links: two points in one cell are a preset error (a LineString n
 TEST_CASE("road links: a point on water is found at build time, named with the output's index",
           "[derive][roads][pipeline]") {
   // (300, 100) m, cell (15, 5), lies 9 m below the hills' sea level.
-  const json preset = road_hills(json::array({{{"map", "height"}, {"format", "r32"}},
-                                              {{"map", "road"}, {"format", "r32"}, {"points", {{300, 100}, {600, 600}}}}}));
+  const json preset =
+      road_hills(json::array({{{"map", "height"}, {"format", "r32"}},
+                              {{"map", "road"}, {"format", "r32"}, {"points", {{300, 100}, {600, 600}}}}}));
   CHECK_NOTHROW(pipeline::build(preset));
-  CHECK_THROWS_WITH(build_outputs(preset), "outputs[1] (road).points[0]: [300, 100] m lies on water (sea, lake or river)");
+  CHECK_THROWS_WITH(build_outputs(preset),
+                    "outputs[1] (road).points[0]: [300, 100] m lies on water (sea, lake or river)");
 }
 
 TEST_CASE("road links: an unreachable link is listed with its barrier", "[derive][roads]") {
