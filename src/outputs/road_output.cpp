@@ -110,8 +110,11 @@ std::shared_ptr<const roads_and_water> roads_of(const road_output_options& o, co
       p.follow_factor = o.follow_factor;
     }
     if (!o.sites_layer.empty()) p.site_layer = ctx.layers.find(o.sites_layer);
-    // A point on water is found only now (the pipeline puts the output's path in front).
-    r.roads = compute_roads(ctx.field, ctx.height_scale, *r.water, p);
+    try {
+      r.roads = compute_roads(ctx.field, ctx.height_scale, *r.water, p);
+    } catch (const preset_error& e) {
+      throw e.within(ctx.where);  // a point on water, found only on the terrain
+    }
     return r;
   };
   auto r = ctx.cache == nullptr

@@ -322,9 +322,6 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
     encoded_file first;
     try {
       first = spec.kind->encode(spec.options, spec.format, ctx);
-    } catch (const preset_error& e) {
-      // Found only on the terrain (a road point on water): relative to the output.
-      throw e.within(ctx.where);
     } catch (const non_finite_output_error& e) {
       throw preset_error(
           "outputs[" + std::to_string(index) + "] (" + spec.map + ")",

@@ -813,9 +813,6 @@ build_result pipeline::run_area(const landform::region& area, std::size_t stop, 
       // The parameters cannot work at this placement (e.g. noise coordinates
       // out of range): a preset problem, reported with the stage's path.
       throw preset_error(s.path, e.what());
-    } catch (const preset_error& e) {
-      // Found only on the terrain (a road point on water): relative to the stage.
-      throw e.within(s.path);
     }
     const double seconds = seconds_since(start);
     if (options.stage_timed) options.stage_timed(k, false, seconds);

@@ -30,8 +30,12 @@ layer_set apply_road_flatten(heightfield& h, const road_flatten_params& p, const
   const water_maps w = compute_water(h, ctx.height_scale, p.water.params(oc), ctx.nthreads);
   ctx.check_stop();
   const road_params rp = p.params();
-  // A point on water is found only now (the pipeline puts the stage's path in front).
-  const road_network n = compute_roads(h, ctx.height_scale, w, rp);
+  road_network n;
+  try {
+    n = compute_roads(h, ctx.height_scale, w, rp);
+  } catch (const preset_error& e) {
+    throw e.within(ctx.where);  // a point on water, found only on the terrain
+  }
   p.require_links(n, h.placement(), ctx.where);
   ctx.check_stop();
   std::vector<float> layer = flatten_roads(h, ctx.height_scale, n, rp, p.shoulder_m, w);
