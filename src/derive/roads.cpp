@@ -323,6 +323,27 @@ void road_search_memory::prepare(std::size_t states, std::size_t cells) {
   steps.clear();
 }
 
+// Up to 2^22 moves (64 MB) are kept; past that a cell is costed again each
+// time (the same values).
+const road_search_memory::step* road_search_memory::steps_of(const road_grid& g, const road_params& p,
+                                                             std::uint32_t c) {
+  constexpr std::size_t k_max_kept_steps = std::size_t{1} << 22;
+  if (costed[c] != 0) return steps.data() + static_cast<std::size_t>(costed[c] - 1) * 16;
+  const bool keep = steps.size() < k_max_kept_steps;
+  if (keep) {
+    costed_cells.push_back(c);
+    costed[c] = static_cast<std::uint32_t>(steps.size() / 16 + 1);
+  }
+  const int moves = p.neighbours == 16 ? 16 : 8;
+  for (int k = 0; k < 16; ++k) {
+    step& e = scratch[static_cast<std::size_t>(k)];
+    e = {};
+    if (k < moves) e.cost = move_cost(g, p, c, k, e.land, e.bridge);
+    if (keep) steps.push_back(e);
+  }
+  return scratch.data();
+}
+
 road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from, std::uint32_t to,
                     road_search_memory* memory) {
   const std::size_t n = static_cast<std::size_t>(g.width) * static_cast<std::size_t>(g.height);
@@ -361,24 +382,6 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
   road_search_memory own;
   road_search_memory& mem = memory != nullptr ? *memory : own;
   mem.prepare(n * dirs, n);
-  // The moves out of cell c, costed once for all its states (up to 2^22
-  // moves, 64 MB; past that, costed again each time: the same values).
-  constexpr std::size_t k_max_kept_steps = std::size_t{1} << 22;
-  auto steps_of = [&](std::uint32_t c) -> const road_search_memory::step* {
-    if (mem.costed[c] != 0) return mem.steps.data() + static_cast<std::size_t>(mem.costed[c] - 1) * 16;
-    const bool keep = mem.steps.size() < k_max_kept_steps;
-    if (keep) {
-      mem.costed_cells.push_back(c);
-      mem.costed[c] = static_cast<std::uint32_t>(mem.steps.size() / 16 + 1);
-    }
-    for (int k = 0; k < 16; ++k) {
-      road_search_memory::step& e = mem.scratch[static_cast<std::size_t>(k)];
-      e = {};
-      if (k < moves) e.cost = move_cost(g, p, c, k, e.land, e.bridge);
-      if (keep) mem.steps.push_back(e);
-    }
-    return mem.scratch.data();
-  };
   std::vector<float>& dist = mem.dist;
   std::vector<std::uint8_t>& link = mem.link;
   using entry = std::pair<float, std::uint32_t>;  // (cost + bound, state): ties by state index
@@ -403,7 +406,7 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
     }
     const double here = dist[s];
     const bool first = (link[s] & k_link_start) != 0;
-    const road_search_memory::step* out = steps_of(c);
+    const road_search_memory::step* out = mem.steps_of(g, p, c);
     for (int k = 0; k < moves; ++k) {
       const auto [step_cost, m, bridge] = out[k];
       double cost = step_cost;
@@ -414,7 +417,7 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
       if (turning && !first) cost += turn[d * 16 + static_cast<std::uint32_t>(k)];
       const auto total = static_cast<float>(here + cost);
       if (total < dist[ms]) {
-        if (std::isinf(dist[ms])) mem.touched.push_back(ms);  // first reached: reset by the next prepare()
+        mem.touched.push_back(ms);  // reset by the next prepare() (twice if improved: harmless)
         dist[ms] = total;
         link[ms] =
             static_cast<std::uint8_t>((turning ? d : static_cast<std::uint32_t>(k)) | (bridge ? k_link_bridge : 0u));

@@ -129,6 +129,9 @@ struct road_search_memory {
   std::array<step, 16> scratch;             ///< the moves of the cell costed last
   /// `states` states over `cells` cells, every one unreached and uncosted.
   void prepare(std::size_t states, std::size_t cells);
+  /// The 16 moves out of cell c of `g` under `p` (8 used with 8
+  /// neighbours), costed once per search for all of c's heading states.
+  const step* steps_of(const road_grid& g, const road_params& p, std::uint32_t c);
 };
 
 /// Least-cost path from cell `from` to cell `to` (exact Dijkstra with
