@@ -85,6 +85,16 @@ void warn_if_constant(const heightfield& h) {
             << ": the result is constant (a flat map normalised, or stages that cancel out?)\n";
 }
 
+// What the outputs found about a valid result (e.g. a road link with no
+// admissible path, listed in the manifest too): a warning each, exit 0.
+void print_output_warnings(const std::vector<encoded_output>& files) {
+  for (const auto& f : files) {
+    const auto it = f.description.find("warnings");
+    if (it == f.description.end()) continue;
+    for (const auto& w : *it) std::cerr << "landform: warning: " << w.get<std::string>() << '\n';
+  }
+}
+
 // Files the previous manifest listed and this build did not write: a warning
 // each, or with --clean removed (regular files and symlinks only, nothing the
 // previous manifest did not list).
@@ -166,6 +176,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
     tx.commit();
   }
   timings.mark("manifest and write");
+  print_output_warnings(files);
   handle_stale_files(o, stale);
 
   if (!o.quiet) {

@@ -28,4 +28,11 @@ preset_error::preset_error(std::vector<preset_issue> issues)
 preset_error::preset_error(std::string path, std::string message)
     : preset_error(std::vector<preset_issue>{{std::move(path), std::move(message)}}) {}
 
+preset_error preset_error::within(const std::string& where) const {
+  std::vector<preset_issue> issues = m_issues;
+  if (where.empty()) return preset_error(std::move(issues));
+  for (auto& issue : issues) issue.path = issue.path.empty() ? where : where + "." + issue.path;
+  return preset_error(std::move(issues));
+}
+
 }  // namespace landform

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <queue>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -42,7 +45,7 @@ bool is_land(const road_grid& g, int x, int y) {
   return g.blocked[c] == 0 && g.river[c] == 0;
 }
 
-// Union-find for Kruskal.
+// Union-find root with path halving (Kruskal's tree, road_reach's parts).
 std::uint32_t tree_root(std::vector<std::uint32_t>& parent, std::uint32_t a) {
   while (parent[a] != a) {
     parent[a] = parent[parent[a]];
@@ -300,7 +303,49 @@ std::vector<double> cost_to_go(const road_grid& g, const road_params& p, int mov
 
 }  // namespace
 
-road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from, std::uint32_t to) {
+void road_search_memory::prepare(std::size_t states, std::size_t cells) {
+  if (dist.size() != states) {
+    dist.assign(states, std::numeric_limits<float>::infinity());
+    link.assign(states, 0);
+  } else {
+    for (const std::uint32_t s : touched) {
+      dist[s] = std::numeric_limits<float>::infinity();
+      link[s] = 0;
+    }
+  }
+  touched.clear();
+  if (costed.size() != cells) {
+    costed.assign(cells, 0);
+  } else {
+    for (const std::uint32_t c : costed_cells) costed[c] = 0;
+  }
+  costed_cells.clear();
+  steps.clear();
+}
+
+// Up to 2^22 moves (64 MB) are kept; past that a cell is costed again each
+// time (the same values).
+const road_search_memory::step* road_search_memory::steps_of(const road_grid& g, const road_params& p,
+                                                             std::uint32_t c) {
+  constexpr std::size_t k_max_kept_steps = std::size_t{1} << 22;
+  if (costed[c] != 0) return steps.data() + static_cast<std::size_t>(costed[c] - 1) * 16;
+  const bool keep = steps.size() < k_max_kept_steps;
+  if (keep) {
+    costed_cells.push_back(c);
+    costed[c] = static_cast<std::uint32_t>(steps.size() / 16 + 1);
+  }
+  const int moves = p.neighbours == 16 ? 16 : 8;
+  for (int k = 0; k < 16; ++k) {
+    step& e = scratch[static_cast<std::size_t>(k)];
+    e = {};
+    if (k < moves) e.cost = move_cost(g, p, c, k, e.land, e.bridge);
+    if (keep) steps.push_back(e);
+  }
+  return scratch.data();
+}
+
+road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from, std::uint32_t to,
+                    road_search_memory* memory) {
   const std::size_t n = static_cast<std::size_t>(g.width) * static_cast<std::size_t>(g.height);
   const double cs = g.cell_size;
   const auto to_x = col_of(to, g.width);
@@ -334,14 +379,18 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
   // float distances and one link byte a state: 16 directions at 2048^2 cells
   // take 335 MB (and 32 MB of cost-to-go), not the 600 MB of doubles and
   // parent indices.
-  std::vector<float> dist(n * dirs, std::numeric_limits<float>::infinity());
-  std::vector<std::uint8_t> link(n * dirs, 0);
+  road_search_memory own;
+  road_search_memory& mem = memory != nullptr ? *memory : own;
+  mem.prepare(n * dirs, n);
+  std::vector<float>& dist = mem.dist;
+  std::vector<std::uint8_t>& link = mem.link;
   using entry = std::pair<float, std::uint32_t>;  // (cost + bound, state): ties by state index
   std::priority_queue<entry, std::vector<entry>, std::greater<>> open;
   // The first step turns for free: `from` is entered from every direction.
   for (std::uint32_t d = 0; d < dirs; ++d) {
     dist[from * dirs + d] = 0.0f;
     link[from * dirs + d] = k_link_start;
+    mem.touched.push_back(from * dirs + d);
     open.emplace(static_cast<float>(bound(from)), from * dirs + d);
   }
   std::uint32_t reached = std::numeric_limits<std::uint32_t>::max();
@@ -357,10 +406,10 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
     }
     const double here = dist[s];
     const bool first = (link[s] & k_link_start) != 0;
+    const road_search_memory::step* out = mem.steps_of(g, p, c);
     for (int k = 0; k < moves; ++k) {
-      std::uint32_t m = 0;
-      bool bridge = false;
-      double cost = move_cost(g, p, c, k, m, bridge);
+      const auto [step_cost, m, bridge] = out[k];
+      double cost = step_cost;
       if (cost < 0.0) continue;
       const std::uint32_t md = turning ? static_cast<std::uint32_t>(k) : 0;
       const std::uint32_t ms = m * dirs + md;
@@ -368,6 +417,7 @@ road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from
       if (turning && !first) cost += turn[d * 16 + static_cast<std::uint32_t>(k)];
       const auto total = static_cast<float>(here + cost);
       if (total < dist[ms]) {
+        mem.touched.push_back(ms);  // reset by the next prepare() (twice if improved: harmless)
         dist[ms] = total;
         link[ms] =
             static_cast<std::uint8_t>((turning ? d : static_cast<std::uint32_t>(k)) | (bridge ? k_link_bridge : 0u));
@@ -470,8 +520,150 @@ std::vector<std::uint32_t> choose_sites(const road_grid& g, const road_params& p
 
 }  // namespace
 
-road_network compute_roads(const heightfield& h, double height_scale, const water_maps& w, const road_params& p,
-                           const std::string& where_prefix) {
+namespace {
+
+// The cell nearest to world point `pt` (m) on `grid`, when its centre is in
+// the grid: the extent is closed, a point on its edge takes the border cell.
+std::optional<std::uint32_t> nearest_cell(const std::array<double, 2>& pt, const region& grid) {
+  const double fx = pt[0] / grid.cell_size - static_cast<double>(grid.origin_x);
+  const double fy = pt[1] / grid.cell_size - static_cast<double>(grid.origin_y);
+  if (!(fx >= -0.5 && fy >= -0.5 && fx <= grid.width - 0.5 && fy <= grid.height - 0.5)) return std::nullopt;
+  const int x = std::clamp(static_cast<int>(std::floor(fx + 0.5)), 0, grid.width - 1);
+  const int y = std::clamp(static_cast<int>(std::floor(fy + 0.5)), 0, grid.height - 1);
+  return static_cast<std::uint32_t>(cell_index(grid.width, x, y));
+}
+
+// The parts one after another (one append each: GCC 12 -O3 warns of a
+// bogus memcpy bound, -Wstringop-overflow, in long operator+ chains).
+std::string cat(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  for (const std::string_view part : parts) out += part;
+  return out;
+}
+
+std::string shown_point(const std::array<double, 2>& pt) {
+  return cat({"[", format_number(pt[0]), ", ", format_number(pt[1]), "] m"});
+}
+
+// Whether a road can run from site cell `a` to site cell `b` on `labels`
+// (road_reach): `b` must be land in a's part; a start on water (a
+// sites_layer cell on flattened terrain) is left like land, as find_road
+// does, so one of its moves must land in b's part.
+bool joined(const road_grid& g, const road_params& p, const std::vector<std::int32_t>& labels, std::uint32_t a,
+            std::uint32_t b) {
+  if (labels[b] < 0) return false;
+  if (labels[a] >= 0) return labels[a] == labels[b];
+  const int moves = p.neighbours == 16 ? 16 : 8;
+  for (int k = 0; k < moves; ++k) {
+    std::uint32_t land = 0;
+    bool bridge = false;
+    if (move_cost(g, p, a, k, land, bridge) >= 0.0 && labels[land] == labels[b]) return true;
+  }
+  return false;
+}
+
+// road_reach() labels with the grade limit, the bridge span or both lifted,
+// each computed when a link first needs it.
+struct relaxed_reach {
+  std::array<std::vector<std::int32_t>, 3> labels;
+};
+
+// What parts sites a and b: the first relaxation of the limits (grade, bridge
+// span, both) that joins them, else water.
+road_barrier barrier_between(const road_grid& g, const road_params& p, std::uint32_t a, std::uint32_t b,
+                             relaxed_reach& relaxed) {
+  constexpr double k_none = std::numeric_limits<double>::infinity();
+  const std::array<road_barrier, 3> barriers = {road_barrier::grade, road_barrier::river,
+                                                road_barrier::grade_and_river};
+  for (std::size_t k = 0; k < barriers.size(); ++k) {
+    road_params q = p;
+    if (k != 1) q.max_grade_percent = k_none;
+    if (k != 0) q.max_bridge_m = k_none;
+    if (relaxed.labels[k].empty()) relaxed.labels[k] = road_reach(g, q);
+    if (joined(g, q, relaxed.labels[k], a, b)) return barriers[k];
+  }
+  return road_barrier::water;
+}
+
+}  // namespace
+
+std::string describe_barrier(road_barrier barrier, const road_params& p) {
+  const std::string grade = cat({"a step steeper than max_grade_percent (", format_number(p.max_grade_percent), " %)"});
+  const std::string river = p.max_bridge_m > 0.0
+                                ? cat({"a river wider than max_bridge_m (", format_number(p.max_bridge_m), " m)"})
+                                : std::string("a river, and max_bridge_m is 0 (no bridges)");
+  switch (barrier) {
+    case road_barrier::grade:
+      return cat({"every route has ", grade});
+    case road_barrier::river:
+      return cat({"every route crosses ", river});
+    case road_barrier::grade_and_river:
+      return cat({"every route has ", grade, " or crosses ", river});
+    case road_barrier::water:
+      break;
+  }
+  return "the sea or a lake lies between the sites (or a site is on water), whatever the grade and bridge limits";
+}
+
+std::vector<preset_issue> road_point_issues(const std::vector<std::array<double, 2>>& points, const region& world) {
+  std::vector<preset_issue> issues;
+  std::vector<std::pair<std::uint32_t, std::size_t>> taken;  // (cell, point index)
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    std::string where = cat({"points[", std::to_string(k), "]"});
+    const std::optional<std::uint32_t> c = nearest_cell(points[k], world);
+    if (!c) {
+      auto edge = [&](std::int64_t origin, int size) {
+        return cat({"[", format_number((static_cast<double>(origin) - 0.5) * world.cell_size), ", ",
+                    format_number((static_cast<double>(origin + size) - 0.5) * world.cell_size), "]"});
+      };
+      issues.push_back({std::move(where),
+                        cat({shown_point(points[k]), " is outside the world extent ", edge(world.origin_x, world.width),
+                             " x ", edge(world.origin_y, world.height), " m (", std::to_string(world.width), " x ",
+                             std::to_string(world.height), " cells of ", format_number(world.cell_size),
+                             " m, centred on x = column x cell_size, y = row x cell_size)"})});
+      continue;
+    }
+    const auto same = std::find_if(taken.begin(), taken.end(), [&](const auto& t) { return t.first == *c; });
+    if (same != taken.end()) {
+      issues.push_back(
+          {std::move(where),
+           cat({shown_point(points[k]), " is in the same cell (column ", std::to_string(col_of(*c, world.width)),
+                ", row ", std::to_string(row_of(*c, world.width)), ") as points[", std::to_string(same->second), "] ",
+                shown_point(points[same->second]), "; a road needs two different cells"})});
+      continue;
+    }
+    taken.emplace_back(*c, k);
+  }
+  return issues;
+}
+
+std::vector<std::int32_t> road_reach(const road_grid& g, const road_params& p) {
+  const std::size_t n = g.z.size();
+  std::vector<std::uint32_t> parent(n);
+  std::iota(parent.begin(), parent.end(), 0u);
+  const int moves = p.neighbours == 16 ? 16 : 8;
+  for (std::uint32_t c = 0; c < n; ++c) {
+    if (g.blocked[c] != 0 || g.river[c] != 0) continue;
+    for (int k = 0; k < moves; ++k) {
+      // Every move is allowed both ways (the same grade, side cells and
+      // bridge span), so the moves pointing forward suffice.
+      const int dx = k_move_dx[static_cast<std::size_t>(k)], dy = k_move_dy[static_cast<std::size_t>(k)];
+      if (dy < 0 || (dy == 0 && dx < 0)) continue;
+      std::uint32_t land = 0;
+      bool bridge = false;
+      if (move_cost(g, p, c, k, land, bridge) < 0.0) continue;
+      const std::uint32_t ra = tree_root(parent, c), rb = tree_root(parent, land);
+      if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);
+    }
+  }
+  std::vector<std::int32_t> labels(n, -1);
+  for (std::uint32_t c = 0; c < n; ++c) {
+    if (g.blocked[c] == 0 && g.river[c] == 0) labels[c] = static_cast<std::int32_t>(tree_root(parent, c));
+  }
+  return labels;
+}
+
+road_network compute_roads(const heightfield& h, double height_scale, const water_maps& w, const road_params& p) {
   road_network net;
   net.width = h.width();
   net.height = h.height();
@@ -482,25 +674,16 @@ road_network compute_roads(const heightfield& h, double height_scale, const wate
       if ((*p.site_layer)[c] >= 0.5f) net.sites.push_back(static_cast<std::uint32_t>(c));
     }
   } else if (!p.points.empty()) {
-    std::vector<preset_issue> issues;
-    for (std::size_t k = 0; k < p.points.size(); ++k) {
-      const double fx = p.points[k][0] / grid.cell_size - static_cast<double>(grid.origin_x);
-      const double fy = p.points[k][1] / grid.cell_size - static_cast<double>(grid.origin_y);
-      const auto x = static_cast<long long>(std::llround(fx)), y = static_cast<long long>(std::llround(fy));
-      const std::string where = where_prefix + "points[" + std::to_string(k) + "]";
-      const std::string shown =
-          "[" + format_number(p.points[k][0]) + ", " + format_number(p.points[k][1]) + "] m lies ";
-      if (x < 0 || y < 0 || x >= net.width || y >= net.height) {
-        issues.push_back({where, shown + "outside the world (" + format_number(net.width * grid.cell_size) + " x " +
-                                     format_number(net.height * grid.cell_size) + " m)"});
-        continue;
+    std::vector<preset_issue> issues = road_point_issues(p.points, grid);
+    if (issues.empty()) {
+      for (std::size_t k = 0; k < p.points.size(); ++k) {
+        const std::uint32_t c = *nearest_cell(p.points[k], grid);
+        if (g.blocked[c] != 0 || g.river[c] != 0) {
+          issues.push_back({cat({"points[", std::to_string(k), "]"}),
+                            cat({shown_point(p.points[k]), " lies on water (sea, lake or river)"})});
+        }
+        net.sites.push_back(c);
       }
-      const std::size_t c = cell_index(net.width, static_cast<int>(x), static_cast<int>(y));
-      if (g.blocked[c] != 0 || g.river[c] != 0) {
-        issues.push_back({where, shown + "on water (sea, lake or river)"});
-        continue;
-      }
-      net.sites.push_back(static_cast<std::uint32_t>(c));
     }
     // Every misplaced point at once.
     if (!issues.empty()) throw preset_error(std::move(issues));
@@ -520,15 +703,22 @@ road_network compute_roads(const heightfield& h, double height_scale, const wate
   std::sort(links.begin(), links.end());
   std::vector<std::uint32_t> parent(s);
   std::iota(parent.begin(), parent.end(), 0u);
+  std::vector<std::int32_t> labels;
+  road_search_memory memory;
+  relaxed_reach relaxed;
   for (const auto& [d2, a, b] : links) {
     const std::uint32_t ra = tree_root(parent, a), rb = tree_root(parent, b);
     if (ra == rb) continue;
     parent[std::max(ra, rb)] = std::min(ra, rb);
-    road_path path = find_road(g, p, net.sites[a], net.sites[b]);
-    if (path.cells.empty()) {
-      ++net.unreachable;
+    // Labels once for all links: an unreachable link costs no search (the
+    // search would settle every state it can reach first).
+    if (labels.empty()) labels = road_reach(g, p);
+    if (!joined(g, p, labels, net.sites[a], net.sites[b])) {
+      net.unreachable.push_back({a, b, barrier_between(g, p, net.sites[a], net.sites[b], relaxed)});
       continue;
     }
+    road_path path = find_road(g, p, net.sites[a], net.sites[b], &memory);
+    if (path.cells.empty()) throw std::logic_error("compute_roads: road_reach joins sites find_road cannot link");
     path.from_site = a;
     path.to_site = b;
     net.roads.push_back(std::move(path));

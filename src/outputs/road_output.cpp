@@ -3,6 +3,7 @@
 #include "landform/outputs/road_output.hpp"
 
 #include <memory>
+#include <stdexcept>
 
 namespace landform {
 
@@ -24,6 +25,32 @@ road_params road_options::params() const {
   p.curvature_penalty = curvature_penalty;
   p.width_m = width_m;
   return p;
+}
+
+std::vector<preset_issue> road_options::check_world(const world_extent& world, double cell_size) const {
+  return road_point_issues(points, region{world.width, world.height, world.origin_x, world.origin_y, cell_size});
+}
+
+std::vector<std::string> road_options::gap_lines(const road_network& n, const region& grid) const {
+  auto site = [&](std::uint32_t k) {
+    const auto c = static_cast<int>(n.sites[k]);
+    return "site " + std::to_string(k) + " [" + format_number(grid.world_x(c % n.width)) + ", " +
+           format_number(grid.world_y(c / n.width)) + "] m";
+  };
+  std::vector<std::string> out;
+  for (const road_gap& gap : n.unreachable) {
+    out.push_back("no road from " + site(gap.from_site) + " to " + site(gap.to_site) + ": " +
+                  describe_barrier(gap.barrier, params()));
+  }
+  return out;
+}
+
+void road_options::require_links(const road_network& n, const region& grid, const std::string& where) const {
+  if (!require_all || n.unreachable.empty()) return;
+  std::string text = where + ": require_all is true and " + std::to_string(n.unreachable.size()) + " of " +
+                     std::to_string(n.roads.size() + n.unreachable.size()) + " links have no admissible road";
+  for (const std::string& line : gap_lines(n, grid)) text += "; " + line;
+  throw std::runtime_error(text);
 }
 
 const param_schema<road_output_options>& road_output_options::schema() {
@@ -73,8 +100,7 @@ struct roads_and_water {
   road_network roads;
 };
 
-std::shared_ptr<const roads_and_water> roads_of(const road_output_options& o, const output_context& ctx,
-                                                const char* kind) {
+std::shared_ptr<const roads_and_water> roads_of(const road_output_options& o, const output_context& ctx) {
   auto compute = [&] {
     roads_and_water r;
     r.water = shared_water(o.water, ctx);  // the same water as the water outputs with these options
@@ -84,30 +110,57 @@ std::shared_ptr<const roads_and_water> roads_of(const road_output_options& o, co
       p.follow_factor = o.follow_factor;
     }
     if (!o.sites_layer.empty()) p.site_layer = ctx.layers.find(o.sites_layer);
-    // A point outside the world or on water is found only now: the error names the output.
-    r.roads = compute_roads(ctx.field, ctx.height_scale, *r.water, p, std::string("outputs (") + kind + ").");
+    try {
+      r.roads = compute_roads(ctx.field, ctx.height_scale, *r.water, p);
+    } catch (const preset_error& e) {
+      throw e.within(ctx.where);  // a point on water, found only on the terrain
+    }
     return r;
   };
-  if (ctx.cache == nullptr) return std::make_shared<const roads_and_water>(compute());
-  return ctx.cache->get<roads_and_water>("roads " + road_output_options::schema().to_json(o).dump(), compute);
+  auto r = ctx.cache == nullptr
+               ? std::make_shared<const roads_and_water>(compute())
+               : ctx.cache->get<roads_and_water>("roads " + road_output_options::schema().to_json(o).dump(), compute);
+  o.require_links(r->roads, ctx.field.placement(), ctx.where);
+  return r;
 }
 
-json network_summary(const road_network& n) {
+// The manifest's summary of the network: counts, and each unreachable link
+// (sites, their cells in world metres, the barrier in words).
+json network_summary(const road_options& o, const road_network& n, const region& grid) {
   int bridges = 0;
   double length = 0.0;
   for (const road_path& r : n.roads) {
     bridges += r.bridges;
     length += r.length_m;
   }
-  return {{"sites", n.sites.size()},
-          {"roads", n.roads.size()},
-          {"unreachable_links", n.unreachable},
-          {"bridges", bridges},
-          {"length_m", length}};
+  json gaps = json::array();
+  const std::vector<std::string> lines = o.gap_lines(n, grid);
+  for (std::size_t k = 0; k < n.unreachable.size(); ++k) {
+    const road_gap& gap = n.unreachable[k];
+    auto at = [&](std::uint32_t site) {
+      const auto c = static_cast<int>(n.sites[site]);
+      return json::array({grid.world_x(c % n.width), grid.world_y(c / n.width)});
+    };
+    gaps.push_back({{"from", gap.from_site},
+                    {"to", gap.to_site},
+                    {"from_m", at(gap.from_site)},
+                    {"to_m", at(gap.to_site)},
+                    {"why", lines[k]}});
+  }
+  return {{"sites", n.sites.size()}, {"roads", n.roads.size()}, {"unreachable_links", n.unreachable.size()},
+          {"unreachable", gaps},     {"bridges", bridges},      {"length_m", length}};
+}
+
+// The output's warnings: one per unreachable link, naming the output.
+std::vector<std::string> gap_warnings(const road_options& o, const road_network& n, const output_context& ctx) {
+  std::vector<std::string> out;
+  for (const std::string& line : o.gap_lines(n, ctx.field.placement()))
+    out.push_back(ctx.where.empty() ? line : ctx.where + ": " + line);
+  return out;
 }
 
 encoded_file encode_roads(const road_output_options& o, const std::string&, const output_context& ctx) {
-  const auto r = roads_of(o, ctx, "roads");
+  const auto r = roads_of(o, ctx);
   const std::string text =
       road_network_geojson(r->roads, ctx.field, ctx.height_scale, ctx.x0, ctx.y0, ctx.width, ctx.height);
   encoded_file out;
@@ -115,17 +168,19 @@ encoded_file encode_roads(const road_output_options& o, const std::string&, cons
   out.encoding = "GeoJSON (RFC 7946) FeatureCollection of LineStrings";
   out.extra["coordinates"] = "world metres: x east, y = -world y (north up, as the GeoTIFFs), z = ground in m";
   out.extra["scope"] = "world (computed over the whole world; roads touching the region)";
-  out.extra["network"] = network_summary(r->roads);
+  out.extra["network"] = network_summary(o, r->roads, ctx.field.placement());
+  out.warnings = gap_warnings(o, r->roads, ctx);
   return out;
 }
 
 encoded_file encode_road(const road_output_options& o, const std::string& format, const output_context& ctx) {
-  const auto r = roads_of(o, ctx, "road");
+  const auto r = roads_of(o, ctx);
   encoded_file out = encode_scalar(ctx.window(r->roads.mask), ctx.width, ctx.height, format, 0.0, 1.0,
                                    "road coverage (anti-aliased to width_m)", ctx.write_settings());
   out.extra["units"] = "0..1";
   out.extra["scope"] = "world (computed over the whole world, cropped to the region)";
-  out.extra["network"] = network_summary(r->roads);
+  out.extra["network"] = network_summary(o, r->roads, ctx.field.placement());
+  out.warnings = gap_warnings(o, r->roads, ctx);
   return out;
 }
 
@@ -141,7 +196,10 @@ std::vector<output_kind> road_output_kinds() {
       "runs over (cell, heading) states), steps steeper than max_grade_percent impassable, the sea and lakes "
       "impassable, "
       "rivers (from the `water` options, as the water outputs) crossed only by straight bridges of at most "
-      "max_bridge_m, each adding bridge_cost.";
+      "max_bridge_m, each adding bridge_cost. A link with no admissible road (found by a reachability pass "
+      "before any search) is left out, listed in the manifest under network.unreachable with the limit that "
+      "parts its sites, and printed as a warning; require_all makes it an error (exit 1). Points outside the "
+      "world or two in one cell are preset errors at validation.";
   std::vector<output_kind> kinds;
   kinds.push_back(make_output_kind<O>(
       "roads", "least-cost roads between sites as GeoJSON LineStrings with length, grade and bridges",

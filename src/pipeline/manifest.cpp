@@ -212,7 +212,7 @@ std::string default_output_file(const std::string& map, const std::string& forma
 }
 
 std::vector<output_spec> check_outputs(const json& outputs, const std::vector<std::string>& layers,
-                                       std::vector<preset_issue>& issues) {
+                                       std::vector<preset_issue>& issues, const region* world) {
   std::vector<output_spec> specs;
   if (!outputs.is_array()) {
     issues.push_back({"outputs", show_value(outputs) + " must be an array of {\"map\", \"format\", \"file\"}"});
@@ -221,9 +221,16 @@ std::vector<output_spec> check_outputs(const json& outputs, const std::vector<st
   std::vector<std::string> files;  // normalised names so far
   for (std::size_t k = 0; k < outputs.size(); ++k) {
     output_spec spec;
-    if (check_output(outputs[k], "outputs[" + std::to_string(k) + "]", layers, files, spec, issues)) {
-      specs.push_back(std::move(spec));
+    const std::string path = "outputs[" + std::to_string(k) + "]";
+    if (!check_output(outputs[k], path, layers, files, spec, issues)) continue;
+    if (world != nullptr && spec.kind != nullptr && spec.kind->check_world) {
+      std::vector<preset_issue> found;
+      const world_extent extent{world->origin_x, world->origin_y, world->width, world->height};
+      spec.kind->check_world(spec.options, extent, world->cell_size, found);
+      for (auto& issue : found) issues.push_back({path + " (" + spec.map + ")." + issue.path, issue.message});
+      if (!found.empty()) continue;
     }
+    specs.push_back(std::move(spec));
   }
   return specs;
 }
@@ -273,6 +280,7 @@ encoded_output describe(const output_spec& spec, encoded_file file, const build_
   if (!spec.options.empty()) e.description["options"] = spec.options;
   if (find_output_format(spec.format).deflates()) e.description["compression"] = compression_name(spec.compression);
   for (const auto& [key, value] : file.extra.items()) e.description[key] = value;
+  if (!file.warnings.empty()) e.description["warnings"] = file.warnings;
   e.bytes = std::move(file.bytes);
   return e;
 }
@@ -310,6 +318,7 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
     const auto start = std::chrono::steady_clock::now();
     ctx.layer = spec.is_layer ? result.layers.find(spec.map) : nullptr;
     ctx.deflate.compression = spec.compression;
+    ctx.where = "outputs[" + std::to_string(index) + "] (" + spec.map + ")";
     encoded_file first;
     try {
       first = spec.kind->encode(spec.options, spec.format, ctx);

@@ -163,9 +163,10 @@ bool load_stage_files(const stage_info& info, const json& entry, const std::stri
 // What only the preset's world shows of a configured stage
 // (stage_info::check_world), reported at the stage's keys.
 void check_stage_world(const stage_info& info, const json& canonical, const stage_inputs& inputs,
-                       const std::string& path, const world_extent& world, checker& c) {
+                       const std::string& path, const world_extent& world, double cell_size, checker& c) {
   if (!info.check_world || world.width <= 0 || world.height <= 0) return;
-  for (const auto& [key, message] : info.check_world(canonical, world, inputs)) c.add(path + "." + key, message);
+  for (const auto& [key, message] : info.check_world(canonical, world, cell_size, inputs))
+    c.add(path + "." + key, message);
 }
 
 // Checks one stage entry; returns its canonical form (or null if broken).
@@ -363,7 +364,7 @@ pipeline pipeline::build_impl(const json& preset, const std::filesystem::path& b
         s.seed = derive_stage_seed(top.seed, s.key);
       }
       check_sea_level_use(*info, canonical, s.path, top, c);
-      check_stage_world(*info, canonical, inputs, s.path, top.world, c);
+      check_stage_world(*info, canonical, inputs, s.path, top.world, top.reg.cell_size, c);
       s.scope = info->scope_of(canonical);
       s.halo = s.scope == stage_scope::world ? -1 : std::max(0, info->halo_of(canonical));
       s.coarse_factor = info->coarse_factor_of(canonical);  // 0 unless coarse-scope
@@ -389,7 +390,10 @@ pipeline pipeline::build_impl(const json& preset, const std::filesystem::path& b
 
   const json default_outputs = json::array({{{"map", "height"}, {"format", "png16"}}});
   auto outputs_it = preset.find("outputs");
-  p.m_outputs = check_outputs(outputs_it == preset.end() ? default_outputs : *outputs_it, layers, c.issues);
+  const landform::region world_grid{top.world.width, top.world.height, top.world.origin_x, top.world.origin_y,
+                                    top.reg.cell_size};
+  p.m_outputs =
+      check_outputs(outputs_it == preset.end() ? default_outputs : *outputs_it, layers, c.issues, &world_grid);
   // Sea level, once: an output cannot set its own when the preset gives one.
   if (top.sea_level && outputs_it != preset.end() && outputs_it->is_array()) {
     for (std::size_t k = 0; k < outputs_it->size(); ++k) {
@@ -723,6 +727,7 @@ std::vector<float> pipeline::coarse_change(std::size_t k, const coarse_input& in
 stage_context pipeline::context_of(const pipeline_stage& s, const layer_set& layers, const run_options& options) const {
   stage_context ctx;
   ctx.seed = s.seed;
+  ctx.where = s.path;
   ctx.world = m_world;
   ctx.height_scale = m_height_scale;
   ctx.sea_level = m_sea_level;

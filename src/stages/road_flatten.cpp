@@ -30,12 +30,17 @@ layer_set apply_road_flatten(heightfield& h, const road_flatten_params& p, const
   const water_maps w = compute_water(h, ctx.height_scale, p.water.params(oc), ctx.nthreads);
   ctx.check_stop();
   const road_params rp = p.params();
-  // A point outside the world or on water is found only now.
-  const road_network n = compute_roads(h, ctx.height_scale, w, rp, "stages (road_flatten).");
+  road_network n;
+  try {
+    n = compute_roads(h, ctx.height_scale, w, rp);
+  } catch (const preset_error& e) {
+    throw e.within(ctx.where);  // a point on water, found only on the terrain
+  }
+  p.require_links(n, h.placement(), ctx.where);
   ctx.check_stop();
   std::vector<float> layer = flatten_roads(h, ctx.height_scale, n, rp, p.shoulder_m, w);
   ctx.report("roads", static_cast<double>(n.roads.size()));
-  ctx.report("unreachable_links", static_cast<double>(n.unreachable));
+  ctx.report("unreachable_links", static_cast<double>(n.unreachable.size()));
   layer_set out;
   if (ctx.wants("road_bed")) out.put("road_bed", std::move(layer));
   if (ctx.wants("road_sites")) {
@@ -58,7 +63,9 @@ stage_info road_flatten_stage_info() {
       "fill balance), levels a bed of width_m and blends back to the terrain over shoulder_m with a smoothstep. "
       "Water cells are left as they are. Writes the layers road_bed (0..1 bed coverage) and road_sites (1 on the "
       "sites); a `roads` or `road` output after it with follow_layer \"road_bed\" and sites_layer \"road_sites\" "
-      "links the same sites along the beds. Bit-identical for every thread count. Needs the "
+      "links the same sites along the beds. A link without an admissible road is left out (counted as "
+      "unreachable_links in the manifest's report; require_all makes it an error, exit 1). Bit-identical for "
+      "every thread count. Needs the "
       "whole world: a region build computes the world and crops it.",
       &apply_road_flatten);
   info.writes = {"road_bed", "road_sites"};
@@ -69,6 +76,13 @@ stage_info road_flatten_stage_info() {
     return cells * (100.0 + per_link * static_cast<double>(p.points.empty() ? p.sites : p.points.size()));
   });
   info.halo_rule = "whole world (a road may run anywhere; rivers depend on terrain upstream)";
+  // Points outside the world or in one cell: found by validate and tiles plan.
+  info.check_world = [](const json& params, const world_extent& world, double cell_size, const stage_inputs&) {
+    std::vector<std::pair<std::string, std::string>> problems;
+    for (auto& issue : road_flatten_params::schema().parse(params).check_world(world, cell_size))
+      problems.emplace_back(std::move(issue.path), std::move(issue.message));
+    return problems;
+  };
   return info;
 }
 

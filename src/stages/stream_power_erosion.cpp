@@ -688,7 +688,7 @@ stage_info stream_power_erosion_stage_info() {
   info.sea_level_param = sea_level_when("base_level", "sea");
   // The coarse grid is the world's: checked when the preset is built, so
   // validate and tiles plan report a grid or a coarse_result that cannot fit.
-  info.check_world = [](const json& params, const world_extent& world, const stage_inputs& inputs) {
+  info.check_world = [](const json& params, const world_extent& world, double, const stage_inputs& inputs) {
     std::vector<std::pair<std::string, std::string>> problems;
     const P p = P::schema().parse(params);
     if (p.tiling != P::tiling_kind::coarse) return problems;

@@ -560,15 +560,60 @@ TEST_CASE("cli: road parameters: a bad value is a preset error, a point outside 
     CHECK(single_error_line(r) ==
           "landform: error: stages[2] (road_flatten).max_grade_percent: 0 must be greater than 0");
   }
-  SECTION("sites outside the world or on water, all found when the world is known") {
+  SECTION("sites outside the world or in one cell: at validation, with the output's index") {
+    const std::string preset = edited("{\"map\": \"height\", \"format\": \"r32\", \"file\": \"height.r32\"}",
+                                      "{\"map\": \"roads\", \"format\": \"geojson\", \"file\": "
+                                      "\"roads.geojson\", \"points\": [[1, 1], [5000, 1], [1.2, 0.9]]}");
+    const std::vector<std::string> expected = {
+        "landform: error: outputs[1] (roads).points[1]: [5000, 1] m is outside the world extent [-0.5, 31.5] x "
+        "[-0.5, 31.5] m (32 x 32 cells of 1 m, centred on x = column x cell_size, y = row x cell_size)",
+        "landform: error: outputs[1] (roads).points[2]: [1.2, 0.9] m is in the same cell (column 1, row 1) as "
+        "points[0] [1, 1] m; a road needs two different cells"};
+    const cli_result r = build_fails(preset, 2);
+    CHECK(r.err_lines() == expected);
+    const temp_dir dir;
+    const cli_result v = run_cli({"validate", dir.write("preset.json", preset).string()}, dir.path());
+    CHECK(v.exit_code == 2);
+    CHECK(v.err_lines() == expected);
+  }
+  SECTION("a site on water, found when the terrain is known") {
     const cli_result r = build_fails(edited("{\"map\": \"height\", \"format\": \"r32\", \"file\": \"height.r32\"}",
                                             "{\"map\": \"roads\", \"format\": \"geojson\", \"file\": "
-                                            "\"roads.geojson\", \"points\": [[1, 1], [5000, 1]]}"),
+                                            "\"roads.geojson\", \"points\": [[1, 1], [16, 16]]}"),
                                      2);
-    INFO(describe(r));
-    CHECK(r.err_lines() ==
-          std::vector<std::string>{
-              "landform: error: outputs (roads).points[0]: [1, 1] m lies on water (sea, lake or river)",
-              "landform: error: outputs (roads).points[1]: [5000, 1] m lies outside the world (32 x 32 m)"});
+    CHECK(r.err_lines().at(0) ==
+          "landform: error: outputs[1] (roads).points[0]: [1, 1] m lies on water (sea, lake or river)");
   }
+}
+
+TEST_CASE("cli: a road link without a road: a warning and exit 0, or exit 1 with require_all", "[cli][errors][roads]") {
+  // No sea (sea_level -1); at most 1 % grade: no admissible route on this terrain.
+  const std::string roads =
+      "{\"map\": \"roads\", \"format\": \"geojson\", \"file\": \"roads.geojson\", \"points\": [[16, 16], "
+      "[28, 28]], \"max_grade_percent\": 1";
+  auto preset_with = [&](const std::string& more) {
+    std::string text = edited("{\"map\": \"height\", \"format\": \"r32\", \"file\": \"height.r32\"}", roads + more);
+    const std::string seed = "\"seed\": 7,";
+    text.replace(text.find(seed), seed.size(), seed + " \"sea_level\": -1,");
+    return text;
+  };
+  const std::string why =
+      "no road from site 0 [16, 16] m to site 1 [28, 28] m: every route has a step steeper than max_grade_percent (1 "
+      "%)";
+  {
+    const temp_dir dir;
+    const auto preset = dir.write("preset.json", preset_with("}"));
+    const cli_result r = run_cli({"build", preset.string(), "-o", (dir / "out").string(), "-q"}, dir.path());
+    INFO(describe(r));
+    CHECK(r.exit_code == 0);
+    CHECK(r.err_lines() == std::vector<std::string>{"landform: warning: outputs[1] (roads): " + why});
+    const json manifest = json::parse(landform_test::read_text(dir / "out/manifest.json"));
+    CHECK(manifest["files"][1]["network"]["unreachable"][0]["why"] == why);
+    CHECK(manifest["files"][1]["warnings"][0] == "outputs[1] (roads): " + why);
+  }
+  const cli_result r = build_fails(preset_with(", \"require_all\": true}"), 1);
+  CHECK(single_error_line(r) ==
+        "landform: error: outputs[1] (roads): require_all is true and 1 of 1 links have "
+        "no admissible road; " +
+            why);
 }

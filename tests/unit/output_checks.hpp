@@ -24,6 +24,17 @@ inline std::vector<float> r32_values(const std::vector<std::uint8_t>& bytes) {
   return out;
 }
 
+/// A hilly preset for the road tests: 64 x 64 cells of 20 m, 150 m relief,
+/// sea at 0.15; `extra_stages` after the terrain.
+inline landform::json road_hills(const landform::json& outputs,
+                                 const landform::json& extra_stages = landform::json::array()) {
+  landform::json stages = landform::json::array(
+      {{{"type", "opensimplex"}, {"feature_size", 700}, {"octaves", 4}}, {{"type", "normalize"}, {"mode", "min_max"}}});
+  for (const auto& s : extra_stages) stages.push_back(s);
+  return {{"size", 64},        {"seed", 5},        {"cell_size", 20.0}, {"height_scale", 150},
+          {"sea_level", 0.15}, {"stages", stages}, {"outputs", outputs}};
+}
+
 /// Builds `preset` over its whole field on `nthreads` threads and encodes its outputs.
 inline std::vector<landform::encoded_output> build_outputs(const landform::json& preset, int nthreads = 1) {
   const landform::pipeline p = landform::pipeline::build(preset);

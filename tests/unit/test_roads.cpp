@@ -29,6 +29,7 @@ using namespace landform;
 using landform_test::at;
 using landform_test::build_outputs;
 using landform_test::r32_values;
+using landform_test::road_hills;
 
 namespace {
 
@@ -112,15 +113,6 @@ double steepest(const std::vector<std::uint32_t>& cells, const float* z, int w, 
     worst = std::max(worst, std::abs(static_cast<double>(z[cells[k + 1]]) - z[cells[k]]) * scale / run * 100);
   }
   return worst;
-}
-
-// A hilly preset for pipeline tests: 64 x 64 cells of 20 m, 150 m relief.
-json hills(const json& outputs, const json& extra_stages = json::array()) {
-  json stages = json::array(
-      {{{"type", "opensimplex"}, {"feature_size", 700}, {"octaves", 4}}, {{"type", "normalize"}, {"mode", "min_max"}}});
-  for (const auto& s : extra_stages) stages.push_back(s);
-  return {{"size", 64},        {"seed", 5},        {"cell_size", 20.0}, {"height_scale", 150},
-          {"sea_level", 0.15}, {"stages", stages}, {"outputs", outputs}};
 }
 
 }  // namespace
@@ -329,7 +321,7 @@ TEST_CASE("roads: bridges span only river cells, are counted and cost bridge_cos
 }
 
 TEST_CASE("road_flatten: no road step is steeper than max_grade_percent afterwards", "[stages][roads]") {
-  const json preset = hills(json::array({{{"map", "height"}, {"format", "r32"}}}));
+  const json preset = road_hills(json::array({{{"map", "height"}, {"format", "r32"}}}));
   pipeline before = pipeline::build(preset);
   run_options options;
   const auto terrain = before.run_full(options);
@@ -363,14 +355,14 @@ TEST_CASE("road_flatten: no road step is steeper than max_grade_percent afterwar
   // The same through a preset: the `roads` output after the stage, following
   // its bed, is measured on the written heights.
   json stage = {{"type", "road_flatten"}, {"points", p.points}, {"max_grade_percent", 8}};
-  const json flattened = hills(json::array({{{"map", "height"}, {"format", "r32"}},
-                                            {{"map", "roads"},
-                                             {"format", "geojson"},
-                                             {"follow_layer", "road_bed"},
-                                             {"max_grade_percent", 8},
-                                             {"points", p.points}},
-                                            {{"map", "road_bed"}, {"format", "r32"}}}),
-                               json::array({stage}));
+  const json flattened = road_hills(json::array({{{"map", "height"}, {"format", "r32"}},
+                                                 {{"map", "roads"},
+                                                  {"format", "geojson"},
+                                                  {"follow_layer", "road_bed"},
+                                                  {"max_grade_percent", 8},
+                                                  {"points", p.points}},
+                                                 {{"map", "road_bed"}, {"format", "r32"}}}),
+                                    json::array({stage}));
   const auto files = build_outputs(flattened);
   REQUIRE(files.size() == 3);
   const auto heights = r32_values(files[0].bytes);
@@ -400,7 +392,7 @@ TEST_CASE("road_flatten: no road step is steeper than max_grade_percent afterwar
 TEST_CASE("roads output: GeoJSON structure, thread independence and tiles", "[derive][roads][pipeline]") {
   const json outputs = json::array(
       {{{"map", "roads"}, {"format", "geojson"}, {"sites", 5}}, {{"map", "road"}, {"format", "r32"}, {"sites", 5}}});
-  const json preset = hills(outputs);
+  const json preset = road_hills(outputs);
   const auto files = build_outputs(preset, 1);
   REQUIRE(files.size() == 2);
   const json fc = geojson_of(files[0]);
@@ -451,13 +443,13 @@ TEST_CASE("roads output: GeoJSON structure, thread independence and tiles", "[de
 }
 
 TEST_CASE("roads: bad parameters are preset errors with JSON paths", "[derive][roads][pipeline]") {
-  const json grade = hills(json::array({{{"map", "roads"}, {"format", "geojson"}, {"max_grade_percent", 0}}}));
+  const json grade = road_hills(json::array({{{"map", "roads"}, {"format", "geojson"}, {"max_grade_percent", 0}}}));
   CHECK_THROWS_WITH(pipeline::build(grade), Catch::Contains("max_grade_percent") && Catch::Contains("0"));
-  const json mask = hills(json::array(), json::array({{{"type", "road_flatten"}, {"neighbours", 12}}}));
+  const json mask = road_hills(json::array(), json::array({{{"type", "road_flatten"}, {"neighbours", 12}}}));
   CHECK_THROWS_WITH(pipeline::build(mask), Catch::Contains("neighbours") && Catch::Contains("must be 8 or 16"));
   // A point outside the world is found when the world is known.
   const json outside =
-      hills(json::array({{{"map", "roads"}, {"format", "geojson"}, {"points", {{10, 10}, {5000, 10}}}}}));
+      road_hills(json::array({{{"map", "roads"}, {"format", "geojson"}, {"points", {{10, 10}, {5000, 10}}}}}));
   CHECK_THROWS_AS(build_outputs(outside), preset_error);
   CHECK_THROWS_WITH(build_outputs(outside), Catch::Contains("points[1]") && Catch::Contains("outside the world"));
 }

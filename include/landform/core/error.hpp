@@ -27,6 +27,10 @@ class preset_error : public std::runtime_error {
   explicit preset_error(std::vector<preset_issue> issues);
   preset_error(std::string path, std::string message);
   [[nodiscard]] const std::vector<preset_issue>& issues() const { return m_issues; }
+  /// The same issues with `where` + "." in front of each path: an error a
+  /// stage or output found on the terrain, relative to its own parameters,
+  /// placed in the preset (where = "outputs[6] (roads)").
+  [[nodiscard]] preset_error within(const std::string& where) const;
 
  private:
   std::vector<preset_issue> m_issues;

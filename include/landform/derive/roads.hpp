@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "landform/core/error.hpp"
 #include "landform/core/heightfield.hpp"
 #include "landform/derive/water.hpp"
 
@@ -60,13 +61,31 @@ struct road_path {
   int bridges = 0;
 };
 
+/// Why a link has no admissible road: the first of these relaxations of the
+/// rules that would connect its sites.
+enum class road_barrier {
+  grade,            ///< every route has a step steeper than max_grade_percent
+  river,            ///< every route crosses a river wider than max_bridge_m
+  grade_and_river,  ///< only lifting both limits would connect them
+  water,            ///< the sea or a lake parts them (or a site is on water) whatever the limits
+};
+
+/// A tree link with no admissible road.
+struct road_gap {
+  std::uint32_t from_site = 0, to_site = 0;
+  road_barrier barrier = road_barrier::water;
+};
+
+/// What `barrier` means for a link under `p`, in words (with the limits' values).
+std::string describe_barrier(road_barrier barrier, const road_params& p);
+
 /// The roads of one heightfield.
 struct road_network {
   int width = 0, height = 0;
-  std::vector<std::uint32_t> sites;  ///< site cells, in order
-  std::vector<road_path> roads;      ///< in the spanning tree's order
-  int unreachable = 0;               ///< tree links with no admissible path
-  std::vector<float> mask;           ///< 0..1 coverage by the roads' width (anti-aliased), width x height
+  std::vector<std::uint32_t> sites;   ///< site cells, in order
+  std::vector<road_path> roads;       ///< in the spanning tree's order
+  std::vector<road_gap> unreachable;  ///< tree links with no admissible path, in the tree's order
+  std::vector<float> mask;            ///< 0..1 coverage by the roads' width (anti-aliased), width x height
 };
 
 /// The grid a road search runs on: heights in metres and what is passable.
@@ -87,6 +106,34 @@ road_grid make_road_grid(const heightfield& h, double height_scale, const water_
 /// negative value when g exceeds max_grade_percent (not allowed).
 double road_step_cost(double run_m, double rise_m, const road_params& p);
 
+/// The per-state arrays of find_road(), kept between the searches of one
+/// network: filled once, then reset only at the states a search wrote (a
+/// road's search touches a corridor, not the grid; filling 5 B a state for
+/// every link took a quarter of the roads' time on presets/jme-terrain.json).
+struct road_search_memory {
+  /// One move out of a cell: its cost without turning (negative = not
+  /// allowed), the cell it lands on, whether it is a bridge.
+  struct step {
+    double cost = -1.0;
+    std::uint32_t land = 0;
+    bool bridge = false;
+  };
+  std::vector<float> dist;             ///< per state: cost so far (infinity = not reached)
+  std::vector<std::uint8_t> link;      ///< per state: how it was reached (0 = not reached)
+  std::vector<std::uint32_t> touched;  ///< states written since the last prepare()
+  /// Per cell: 1 + its block of 16 in `steps` (0 = not costed yet): the 8
+  /// or 16 states of a cell share their moves' costs.
+  std::vector<std::uint32_t> costed;
+  std::vector<step> steps;                  ///< 16 a costed cell
+  std::vector<std::uint32_t> costed_cells;  ///< cells costed since the last prepare()
+  std::array<step, 16> scratch;             ///< the moves of the cell costed last
+  /// `states` states over `cells` cells, every one unreached and uncosted.
+  void prepare(std::size_t states, std::size_t cells);
+  /// The 16 moves out of cell c of `g` under `p` (8 used with 8
+  /// neighbours), costed once per search for all of c's heading states.
+  const step* steps_of(const road_grid& g, const road_params& p, std::uint32_t c);
+};
+
 /// Least-cost path from cell `from` to cell `to` (exact Dijkstra with
 /// an admissible, consistent A* bound, ties by state index): steps to the 8
 /// or 16 neighbours costed by road_step_cost() (times the follow layer at the
@@ -104,16 +151,35 @@ double road_step_cost(double run_m, double rise_m, const road_params& p);
 /// cost-to-go).
 /// @return the path, or an empty `cells` when no admissible path exists;
 /// `cost` is the path's cost summed again in double
-road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from, std::uint32_t to);
+/// `memory`: arrays kept between searches on one grid (road_search_memory);
+/// null = its own.
+road_path find_road(const road_grid& g, const road_params& p, std::uint32_t from, std::uint32_t to,
+                    road_search_memory* memory = nullptr);
+
+/// The problems of given road points on the grid `world` (its origin,
+/// size and cell size), as (path "points[k]", message): a point whose
+/// nearest cell centre is outside the world (the extent [x0 - cs/2, x1 +
+/// cs/2] x [y0 - cs/2, y1 + cs/2] m around the first and last cell centres),
+/// and a point in the same cell as an earlier one (a road needs two cells).
+/// The pipeline reports them at validation with the output's or stage's
+/// path in front.
+std::vector<preset_issue> road_point_issues(const std::vector<std::array<double, 2>>& points, const region& world);
+
+/// Which land cells (neither blocked nor river) a road can link: cells with
+/// the same label are joined by admissible moves (steps and bridges under p's
+/// grade and bridge limits; every such move is allowed both ways), -1 on
+/// water. One union-find pass over the half of the moves that point forward.
+std::vector<std::int32_t> road_reach(const road_grid& g, const road_params& p);
 
 /// The network of `h`: sites (p.site_layer, p.points, or p.sites chosen deterministically:
 /// the flattest dry cells near water, spaced apart), their Euclidean minimum
-/// spanning tree (Kruskal, ties by site index) and a find_road() per link;
-/// plus the mask. Serial and deterministic. Throws preset_error when a given
-/// point lies outside the world or on water (path `where` + "points[k]",
-/// e.g. where = "outputs (roads).").
-road_network compute_roads(const heightfield& h, double height_scale, const water_maps& w, const road_params& p,
-                           const std::string& where = "");
+/// spanning tree (Kruskal, ties by site index) and a find_road() per link
+/// whose sites road_reach() joins (a link it does not join is listed in
+/// `unreachable` with its barrier, found without a search); plus the mask.
+/// Serial and deterministic. Throws preset_error when given points break
+/// road_point_issues() on h's placement, or lie on water (paths
+/// "points[k]": the caller puts the output's or stage's path in front).
+road_network compute_roads(const heightfield& h, double height_scale, const water_maps& w, const road_params& p);
 
 /// Levels road beds into `h` (in place, height units): along each road a bed
 /// profile (the terrain smoothed along the road, then made g-Lipschitz on the

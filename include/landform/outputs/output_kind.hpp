@@ -40,6 +40,9 @@ struct output_context {
   /// Layer outputs only: the full-field layer to write.
   const std::vector<float>* layer = nullptr;
   std::int64_t seed = 0;  ///< the preset seed, for outputs with noise (splat breakup)
+  /// The output's place in the preset, e.g. "outputs[6] (roads)", for the
+  /// text of warnings and errors; empty outside a pipeline.
+  std::string where;
   /// Provenance for 16-bit PNGs (tEXt chunks): software, preset hash, seed.
   std::vector<std::pair<std::string, std::string>> png_text;
   /// This output's deflate settings: the preset's "compression" and the
@@ -84,6 +87,10 @@ struct encoded_file {
   /// the extension, or by replacing "{index}" in it.
   std::vector<encoded_file> more_files;
   bool numbered = false;  ///< name with an index even when there is one file (splat_0.png)
+  /// Things the user should know about a valid result (e.g. a road link with
+  /// no admissible path): the manifest lists them as "warnings", the CLI
+  /// prints them on stderr.
+  std::vector<std::string> warnings;
 };
 
 /// A registered output kind.
@@ -98,6 +105,12 @@ struct output_kind {
   std::function<int(const json& options, const halo_inputs& inputs)> halo;
   std::function<json(const json& options)> canonical;
   std::function<void(const json& options, std::vector<preset_issue>& issues)> check_rules;
+  /// Problems only the preset's world shows (e.g. road points outside it),
+  /// from checked options, the world and its cell size in metres, as issues
+  /// relative to the output; null = none.
+  std::function<void(const json& options, const world_extent& world, double cell_size,
+                     std::vector<preset_issue>& issues)>
+      check_world;
   std::function<encoded_file(const json& options, const std::string& format, const output_context& ctx)> encode;
   /// How many files the output writes, named name_0, name_1, ... (splat: one
   /// per four layers); empty: one file under its own name. Lets validation
@@ -136,6 +149,14 @@ output_kind output_kind_without_halo(std::string name, std::string summary, std:
   k.encode = [encode](const json& options, const std::string& format, const output_context& ctx) {
     return encode(P::schema().parse(options), format, ctx);
   };
+  if constexpr (requires(const P& p, const world_extent& w) {
+                  { p.check_world(w, 1.0) } -> std::same_as<std::vector<preset_issue>>;
+                }) {
+    k.check_world = [](const json& options, const world_extent& world, double cell_size,
+                       std::vector<preset_issue>& issues) {
+      for (auto& issue : P::schema().parse(options).check_world(world, cell_size)) issues.push_back(std::move(issue));
+    };
+  }
   if constexpr (requires(const P& p) {
                   { p.layers_read() } -> std::same_as<std::vector<std::string>>;
                 }) {

@@ -30,11 +30,21 @@ struct road_options {
   int neighbours = 16;                        ///< 8 or 16
   double curvature_penalty = 30.0;            ///< m-equivalent per radian of turning, >= 0 (0 = none)
   double width_m = 6.0;                       ///< m, > 0
+  bool require_all = false;                   ///< true: a tree link without a road is an error (exit 1)
 
   /// Rules across the fields (neighbours is 8 or 16).
   void check_roads(std::vector<std::pair<std::string, std::string>>& problems) const;
   /// road_params of these fields (follow layer not set).
   [[nodiscard]] road_params params() const;
+  /// road_point_issues() of `points` on the world grid (the preset's world at
+  /// its cell size), for validation before anything runs.
+  [[nodiscard]] std::vector<preset_issue> check_world(const world_extent& world, double cell_size) const;
+  /// One line per unreachable link of `n` (from and to sites in world metres
+  /// on `grid`, and why), for warnings and errors.
+  [[nodiscard]] std::vector<std::string> gap_lines(const road_network& n, const region& grid) const;
+  /// With require_all and unreachable links in `n`: std::runtime_error
+  /// (exit 1) naming `where` and every such link.
+  void require_links(const road_network& n, const region& grid, const std::string& where) const;
 };
 
 /// Declares road_options' fields on the schema of `P` (which derives from
@@ -88,7 +98,12 @@ param_schema<P> with_road_fields(param_schema<P>&& s) {
       .unit("m")
       .range(above_to(0, 1000))
       .doc("road width: the mask's coverage and the bed road_flatten levels")
-      .effect("wider = broader roads in the mask and a wider bed");
+      .effect("wider = broader roads in the mask and a wider bed")
+      .boolean("require_all", static_cast<bool P::*>(&road_options::require_all))
+      .doc(
+          "true: a link of the spanning tree with no admissible road stops the build with an error (exit 1); "
+          "false: it is left out with a warning and listed in the manifest")
+      .effect("true = pipelines fail instead of shipping a network with missing roads");
 }
 
 /// Options of the "roads" and "road" outputs.

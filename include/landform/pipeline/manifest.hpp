@@ -18,9 +18,11 @@ std::string default_output_file(const std::string& map, const std::string& forma
 
 /// Checks the "outputs" array; appends problems with paths `outputs[i].key`.
 /// `layers` are the side layers the preset's enabled stages write, which may
-/// be requested by name.
+/// be requested by name. With `world` (the world's origin and size in cells
+/// and its cell size) also what only the world shows (output_kind::check_world,
+/// e.g. road points outside it).
 std::vector<output_spec> check_outputs(const json& outputs, const std::vector<std::string>& layers,
-                                       std::vector<preset_issue>& issues);
+                                       std::vector<preset_issue>& issues, const region* world = nullptr);
 
 /// One encoded file, ready to be written.
 struct encoded_output {

@@ -71,7 +71,10 @@ struct coarse_input {
 };
 
 struct stage_context {
-  std::uint64_t seed = 0;     ///< this stage's seed (derived from the preset seed or given)
+  std::uint64_t seed = 0;  ///< this stage's seed (derived from the preset seed or given)
+  /// The stage's place in the preset, e.g. "stages[2] (road_flatten)", for
+  /// the text of errors; empty outside a pipeline.
+  std::string where;
   world_extent world;         ///< where global shapes are laid out
   double height_scale = 1.0;  ///< metres (world units) for a height of 1.0; cell size is in the heightfield's placement
   int nthreads = 0;           ///< 0 = all cores, 1 = serial; results never depend on it
@@ -208,11 +211,12 @@ struct stage_info {
                                                                  double height_scale)>
       advise;
   /// Problems of a configured stage that only the preset's world shows
-  /// (e.g. a coarse grid too small, or a coarse_result of another size):
-  /// (key, message) pairs from checked params, the world and the decoded
+  /// (e.g. a coarse grid too small, a coarse_result of another size, road
+  /// points outside the world): (key, message) pairs from checked params,
+  /// the world, its cell size in metres and the decoded
   /// files, reported as preset errors before anything runs. Null = none.
   std::function<std::vector<std::pair<std::string, std::string>>(const json& params, const world_extent& world,
-                                                                 const stage_inputs& inputs)>
+                                                                 double cell_size, const stage_inputs& inputs)>
       check_world;
   /// Files the stage reads (loaded and decoded by the pipeline).
   std::vector<stage_file> files;
