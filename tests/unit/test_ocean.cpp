@@ -67,7 +67,7 @@ struct ramp_maps {
   std::vector<std::uint8_t> biome, preview, earth, earth_water, splat;
 };
 
-ramp_maps maps_of(double sea, const std::string& rule) {
+ramp_maps maps_of(double sea, const std::string& rule, int nthreads = 1) {
   const heightfield f = ramp_with_basin();
   const layer_set layers;
   derived_cache cache;
@@ -75,7 +75,7 @@ ramp_maps maps_of(double sea, const std::string& rule) {
   ctx.height_scale = 10.0;
   ctx.sea_level = sea;
   ctx.cache = &cache;
-  ctx.nthreads = 1;
+  ctx.nthreads = nthreads;
   const output_registry& reg = builtin_outputs();
   const auto encode = [&](const std::string& kind, json options, const std::string& format) {
     options["ocean"] = rule;
@@ -251,4 +251,21 @@ TEST_CASE("ocean: a region equals the window of the world, with the connected an
     }
   }
   CHECK(biomes[0] != biomes[1]);  // the rule matters on this world
+}
+
+TEST_CASE("ocean: biome, preview and splat with either rule are the same bytes on 1, 2 and 8 threads",
+          "[outputs][ocean][determinism]") {
+  for (const std::string rule : {"connected", "below_sea_level"}) {
+    CAPTURE(rule);
+    const ramp_maps one = maps_of(0.35, rule, 1);
+    for (const int threads : {2, 8}) {
+      CAPTURE(threads);
+      const ramp_maps many = maps_of(0.35, rule, threads);
+      CHECK(many.biome == one.biome);
+      CHECK(many.preview == one.preview);
+      CHECK(many.earth == one.earth);
+      CHECK(many.earth_water == one.earth_water);
+      CHECK(many.splat == one.splat);
+    }
+  }
 }
