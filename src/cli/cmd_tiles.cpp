@@ -158,13 +158,12 @@ std::vector<std::string> world_outputs(const pipeline& p) {
 }
 
 // Why every tile computes the whole world, naming the stages and outputs, and
-// the way out where one has it (a local "tiling" mode, a local "ocean" rule).
+// the way out where one has it (the stage's tile_mode, a local "ocean" rule).
 std::string whole_world_reason(const pipeline& p) {
   std::vector<std::string> names;
   for (const pipeline_stage* s : p.world_stages()) {
-    const bool has_tiling = std::any_of(s->info->params.begin(), s->info->params.end(),
-                                        [](const param_spec& spec) { return spec.name == "tiling"; });
-    names.push_back(s->path + (has_tiling ? " (its \"tiling\" has a mode for tiles)" : ""));
+    const auto& [param, value] = s->info->tile_mode;
+    names.push_back(s->path + (param.empty() ? "" : " (\"" + param + "\": \"" + value + "\" is its mode for tiles)"));
   }
   for (std::string& o : world_outputs(p)) names.push_back(std::move(o));
   if (names.empty()) return "an output needs the whole world: every tile computes it";

@@ -431,6 +431,7 @@ stage_info hydraulic_erosion_stage_info() {
     return static_cast<double>(p.total_droplets(static_cast<std::size_t>(cells))) * p.max_lifetime * (brush + 20.0) *
            1.5 * grown;
   });
+  info.tile_mode = {"tiling", "overlap"};
   info.halo_rule = "whole world (a droplet travels without bound); tiling overlap: block_size + 2 x block_overlap";
   info.sea_level_param = sea_level_when("base_level", "sea");
   info.advise = [](const json& params, double cell_size, double height_scale) {

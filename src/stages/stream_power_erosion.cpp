@@ -682,6 +682,7 @@ stage_info stream_power_erosion_stage_info() {
     }
     return cells * steps * per_cell;
   });
+  info.tile_mode = {"tiling", "coarse"};
   info.halo_rule =
       "whole world (every cell drains to the map edge or the sea); tiling coarse: 0, after a coarse pass over the "
       "world";

@@ -282,6 +282,18 @@ TEST_CASE("cli tiles: overlap, whole-world stages and bad input", "[cli][tiles]"
   }
 }
 
+TEST_CASE("cli tiles: a whole-world stage with a mode for tiles names it", "[cli][tiles]") {
+  const temp_dir dir;
+  json p = json::parse(k_local_preset);
+  p["size"] = 64;
+  p["stages"].push_back({{"type", "hydraulic_erosion"}, {"droplet_count", 100}});
+  const fs::path preset = dir.write("world.json", p.dump());
+  const auto planned = run_cli({"tiles", "plan", preset.string(), "--tile", "32", "-o", (dir / "plan").string()});
+  REQUIRE(planned.exit_code == 0);
+  CHECK(planned.out.find("(hydraulic_erosion) (\"tiling\": \"overlap\" is its mode for tiles) needs the whole "
+                         "world: every tile computes it") != std::string::npos);
+}
+
 TEST_CASE("cli tiles: outputs that need the connected sea name their local ocean rule", "[cli][tiles][ocean]") {
   const temp_dir dir;
   json p = json::parse(k_local_preset);

@@ -218,6 +218,11 @@ struct stage_info {
   std::function<std::vector<std::pair<std::string, std::string>>(const json& params, const world_extent& world,
                                                                  double cell_size, const stage_inputs& inputs)>
       check_world;
+  /// For a stage that needs the whole world in its default configuration:
+  /// the parameter and value that make it tile without the world (e.g.
+  /// {"tiling", "overlap"}). `landform tiles plan` names it when the stage
+  /// makes every tile compute the world. Empty = none.
+  std::pair<std::string, std::string> tile_mode;
   /// Files the stage reads (loaded and decoded by the pipeline).
   std::vector<stage_file> files;
   /// For a coarse-scope stage: the change of every coarse cell (height
