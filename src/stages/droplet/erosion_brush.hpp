@@ -30,10 +30,10 @@ struct brush_span {
 // as 4-wide vector operations (the padding subtracts 0, leaving those cells
 // unchanged; extent() counts it).
 struct erosion_brush {
-  int origin = 0;              // offset of the stencil's first row and column from the droplet's cell
-  int side = 0;                // rows, and meaningful columns, of a stencil
-  int width = 0;               // padded row length, a multiple of 4, >= side
-  std::vector<float> weights;  // [phase_y][phase_x][row][width]
+  int origin = 0;                 // offset of the stencil's first row and column from the droplet's cell
+  int side = 0;                   // rows, and meaningful columns, of a stencil
+  int width = 0;                  // padded row length, a multiple of 4, >= side
+  std::vector<float> weights;     // [phase_y][phase_x][row][width]
   std::vector<brush_span> spans;  // [phase_y][phase_x][row]: positive weights of each stencil row
 
   // radius in cells, >= 1.
