@@ -1,10 +1,11 @@
 // The droplet lane kernel (src/stages/droplet/droplet_lanes.cpp) against its
 // scalar oracle (droplet_scalar.cpp): the same droplets through the same
-// particle schedule, one kernel running four droplets in vector lanes, the
-// other one droplet at a time in plain float. The heights, the side maps and
-// the totals must agree bit for bit, over parameter sets that take every
-// branch of a step (erode, deposit, pit fill, the disc's padded rows, the
-// map's edge, the sea).
+// particle schedule, one kernel running droplets in vector lanes (at both
+// its widths: four lanes, and eight on AVX-512 machines), the other one
+// droplet at a time in plain float. The heights, the side maps and the totals
+// must agree bit for bit, over parameter sets that take every branch of a
+// step (erode, deposit, pit fill, the disc's padded rows, the map's edge, the
+// sea).
 
 #include <catch2/catch.hpp>
 
@@ -140,6 +141,11 @@ TEST_CASE("droplet lanes equal the scalar oracle bit for bit", "[stages][hydraul
         INFO(var.name << (sea ? ", sea base level" : ", edges base level") << (maps ? ", with side maps" : ""));
         const eroded lanes = erode_with(&run_tiles_lanes, input, p, sea, maps);
         const eroded scalar = erode_with(&run_tiles_scalar, input, p, sea, maps);
+        // The four-lane kernel too, which AVX-512 machines do not otherwise run.
+        const eroded lanes4 = erode_with(&run_tiles_lanes4, input, p, sea, maps);
+        CHECK(bit_equal(lanes4.h, scalar.h));
+        CHECK(bit_equal(lanes4.maps.deposition, scalar.maps.deposition));
+        CHECK(same_totals(lanes4.totals, scalar.totals));
         CHECK_FALSE(bit_equal(lanes.h, input));  // the run did erode
         CHECK(bit_equal(lanes.h, scalar.h));
         CHECK(lanes.maps.erosion.empty() != maps);  // side maps exist exactly when asked for

@@ -89,10 +89,12 @@ template <bool k_maps>
   // The disc's weights sum to 1: unlimited, the droplet takes up `amount`
   // (the cells' float rounding is far below the accounting's tolerance).
   // Otherwise the lanes' sum, in a fixed order whatever the CPU's vector width.
-  bool any_limited = false;
-  for (int k = 0; k < 8; ++k) any_limited = any_limited || limited8[k] != 0;
-  for (int k = 0; k < 4; ++k) any_limited = any_limited || limited4[k] != 0;
-  if (!any_limited) return amount;
+  // (Tested as whole words: a lane-by-lane test compiled to a chain of
+  // extracts and branches on every erosion step.)
+  std::uint64_t words8[4], words4[2];
+  std::memcpy(words8, &limited8, sizeof words8);
+  std::memcpy(words4, &limited4, sizeof words4);
+  if (((words8[0] | words8[1]) | (words8[2] | words8[3]) | (words4[0] | words4[1])) == 0) return amount;
   float sum = 0.0f;
   for (int k = 0; k < 8; ++k) sum += taken8[k];
   for (int k = 0; k < 4; ++k) sum += taken4[k];
@@ -234,18 +236,22 @@ inline float deposit_disc(const field_view& f, const erosion_brush& brush, int n
   const int w = f.width, ht = f.height_cells;
   const std::ptrdiff_t stride = w;
   const float* stencil = brush.stencil_at(u, v);
+  // Only the disc's positive weights: a zero-weight cell gets nothing and
+  // does not count for the ceiling, so skipping it changes no bit.
+  const brush_span* spans = brush.spans_at(u, v);
   const int x0 = node_x + brush.origin, y0 = node_y + brush.origin;
   const int row0 = std::max(0, -y0), row1 = std::min(brush.side, ht - y0);
   const int col0 = std::max(0, -x0), col1 = std::min(brush.side, w - x0);
   const bool inside = x0 >= 1 && x0 + brush.side < w && y0 >= 1 && y0 + brush.side < ht;  // and every neighbour
   float ceiling = -std::numeric_limits<float>::infinity();
-  for (int row = row0; row < row1; ++row)
-    for (int col = col0; col < col1; ++col)
-      if (stencil[row * brush.width + col] > 0.0f)
-        ceiling = std::max(ceiling, f.height[(y0 + row) * stride + x0 + col]);
+  for (int row = row0; row < row1; ++row) {
+    const float* cells = f.height + (y0 + row) * stride + x0;
+    for (int col = std::max(col0, spans[row].begin); col < std::min(col1, spans[row].end); ++col)
+      ceiling = std::max(ceiling, cells[col]);
+  }
   float added = 0.0f;
   for (int row = row0; row < row1; ++row) {
-    for (int col = col0; col < col1; ++col) {
+    for (int col = std::max(col0, spans[row].begin); col < std::min(col1, spans[row].end); ++col) {
       const int cx = x0 + col, cy = y0 + row;
       float& cell = f.height[cy * stride + cx];
       float a = std::min(amount * stencil[row * brush.width + col], std::max(0.0f, ceiling - cell));

@@ -11,6 +11,13 @@
 #include "landform/core/error.hpp"
 #include "stages/droplet/droplet_cells.hpp"
 
+// The lane vectors of 8 floats are passed between helpers that are all
+// inlined into one ISA's kernel: the ABI note GCC gives for them has no
+// effect here.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace landform::droplet {
 
 namespace {
@@ -25,30 +32,49 @@ namespace {
 // compare/select) in the same order for every lane, so a droplet's result does
 // not depend on its lane or on which droplets share its vector.
 
-constexpr int k_lanes = 4;  // one SSE / NEON register; 8 lanes measured slower (register pressure)
-using vfloat = float __attribute__((vector_size(4 * k_lanes)));
-using vint = std::int32_t __attribute__((vector_size(4 * k_lanes)));
+// A vector of N lanes: 4 (one SSE / NEON register) or 8 (AVX-512, whose 32
+// registers hold the 8-lane state; with AVX2's 16 it measured slower).
+// (Concrete types behind a trait: GCC drops vector_size on an alias template
+// with a dependent size.)
+using vfloat4 = float __attribute__((vector_size(16)));
+using vint4 = std::int32_t __attribute__((vector_size(16)));
+using vfloat8 = float __attribute__((vector_size(32)));
+using vint8 = std::int32_t __attribute__((vector_size(32)));
+template <int N>
+struct lane_vectors;
+template <>
+struct lane_vectors<4> {
+  using f = vfloat4;
+  using i = vint4;
+};
+template <>
+struct lane_vectors<8> {
+  using f = vfloat8;
+  using i = vint8;
+};
+// The lanes of a vector type.
+template <class V>
+constexpr int lanes_of = static_cast<int>(sizeof(V) / 4);
 
-inline vfloat splat(float s) {
-  vfloat v;
-  for (int i = 0; i < k_lanes; ++i) v[i] = s;
-  return v;
-}
-inline vint splat_int(std::int32_t s) {
-  vint v;
-  for (int i = 0; i < k_lanes; ++i) v[i] = s;
+template <class V, class S>
+inline V splat(S s) {
+  V v;
+  for (int i = 0; i < lanes_of<V>; ++i) v[i] = s;
   return v;
 }
 // std::min / std::max, lane by lane (same operand order, same result).
-inline vfloat vmin(vfloat a, vfloat b) {
+template <class V>
+inline V vmin(V a, V b) {
   return b < a ? b : a;
 }
-inline vfloat vmax(vfloat a, vfloat b) {
+template <class V>
+inline V vmax(V a, V b) {
   return a < b ? b : a;
 }
-inline vfloat vsqrt(vfloat a) {
+template <class V>
+inline V vsqrt(V a) {
 #if defined(__SSE__)
-  for (int k = 0; k < k_lanes; k += 4) {
+  for (int k = 0; k < lanes_of<V>; k += 4) {
     __m128 q;
     std::memcpy(&q, reinterpret_cast<const float*>(&a) + k, sizeof q);
     q = _mm_sqrt_ps(q);
@@ -56,21 +82,23 @@ inline vfloat vsqrt(vfloat a) {
   }
   return a;
 #else
-  for (int i = 0; i < k_lanes; ++i) a[i] = __builtin_sqrtf(a[i]);
+  for (int i = 0; i < lanes_of<V>; ++i) a[i] = __builtin_sqrtf(a[i]);
   return a;
 #endif
 }
 // Cells are indexed in int32: pipelines cap maps at 2^28 cells.
-inline vfloat gather(const float* map, vint index) {
-  vfloat v;
-  for (int i = 0; i < k_lanes; ++i) v[i] = map[index[i]];
+template <class VF, class VI>
+inline VF gather(const float* map, VI index) {
+  VF v;
+  for (int i = 0; i < lanes_of<VF>; ++i) v[i] = map[index[i]];
   return v;
 }
 
 // Base level "sea": a move that ends on a sea cell (the cell nearest to the
 // new position) counts as leaving the map.
-inline void end_at_sea(const std::uint8_t* sea, int width, vfloat next_x, vfloat next_y, vint& on_map) {
-  for (int i = 0; i < k_lanes; ++i) {
+template <class VF, class VI>
+inline void end_at_sea(const std::uint8_t* sea, int width, VF next_x, VF next_y, VI& on_map) {
+  for (int i = 0; i < lanes_of<VF>; ++i) {
     if (on_map[i] == 0) continue;
     const auto cx = static_cast<std::ptrdiff_t>(next_x[i] + 0.5f), cy = static_cast<std::ptrdiff_t>(next_y[i] + 0.5f);
     if (sea[cy * width + cx] != 0) on_map[i] = 0;
@@ -78,10 +106,15 @@ inline void end_at_sea(const std::uint8_t* sea, int width, vfloat next_x, vfloat
 }
 
 // Runs every droplet of the queue's tiles, k_lanes at a time.
-template <bool k_maps>
+template <int k_lanes, bool k_maps>
 [[gnu::always_inline]] inline void run_tiles(const field_view& f, const droplet_constants& c,
                                              const erosion_brush& brush, particle_tile_queue& queue,
                                              droplet_totals* tile_totals) {
+  using vfloat = typename lane_vectors<k_lanes>::f;
+  using vint = typename lane_vectors<k_lanes>::i;
+  const auto splat = [](float s) { return landform::droplet::splat<vfloat>(s); };
+  const auto splat_int = [](std::int32_t s) { return landform::droplet::splat<vint>(s); };
+  const auto gather = [](const float* m, vint index) { return landform::droplet::gather<vfloat>(m, index); };
   const int w = f.width, ht = f.height_cells;
   const std::ptrdiff_t stride = w;
   float* map = f.height;
@@ -222,23 +255,52 @@ template <bool k_maps>
   }
 }
 
-// One copy for AVX2 machines (the disc's 8-cell rows in one operation), one
-// for the rest; the same IEEE results.
-[[gnu::target_clones("avx2", "default")]] void run_tiles_any(const field_view& f, const droplet_constants& c,
-                                                             const erosion_brush& brush, particle_tile_queue& queue,
-                                                             droplet_totals* tile_totals) {
+template <int k_lanes>
+[[gnu::always_inline]] inline void run_tiles_with(const field_view& f, const droplet_constants& c,
+                                                  const erosion_brush& brush, particle_tile_queue& queue,
+                                                  droplet_totals* tile_totals) {
   if (f.flow != nullptr) {
-    run_tiles<true>(f, c, brush, queue, tile_totals);
+    run_tiles<k_lanes, true>(f, c, brush, queue, tile_totals);
   } else {
-    run_tiles<false>(f, c, brush, queue, tile_totals);
+    run_tiles<k_lanes, false>(f, c, brush, queue, tile_totals);
   }
 }
+
+// Four lanes: one copy for AVX2 machines (the disc's 8-cell rows in one
+// operation), one for the rest; the same IEEE results.
+[[gnu::target_clones("avx2", "default")]] void run_tiles_4(const field_view& f, const droplet_constants& c,
+                                                           const erosion_brush& brush, particle_tile_queue& queue,
+                                                           droplet_totals* tile_totals) {
+  run_tiles_with<4>(f, c, brush, queue, tile_totals);
+}
+
+#if defined(__x86_64__)
+// Eight lanes on AVX-512 machines: about 9 % faster at 2048^2 than four
+// (the steps' latency chains overlap more). Same IEEE results: which lane
+// runs a tile changes nothing.
+[[gnu::target("avx512f")]] void run_tiles_8(const field_view& f, const droplet_constants& c, const erosion_brush& brush,
+                                            particle_tile_queue& queue, droplet_totals* tile_totals) {
+  run_tiles_with<8>(f, c, brush, queue, tile_totals);
+}
+#endif
 
 }  // namespace
 
 void run_tiles_lanes(const field_view& f, const droplet_constants& c, const erosion_brush& brush,
                      particle_tile_queue& queue, droplet_totals* tile_totals) {
-  run_tiles_any(f, c, brush, queue, tile_totals);
+#if defined(__x86_64__)
+  static const bool wide = __builtin_cpu_supports("avx512f") != 0;
+  if (wide) {
+    run_tiles_8(f, c, brush, queue, tile_totals);
+    return;
+  }
+#endif
+  run_tiles_4(f, c, brush, queue, tile_totals);
+}
+
+void run_tiles_lanes4(const field_view& f, const droplet_constants& c, const erosion_brush& brush,
+                      particle_tile_queue& queue, droplet_totals* tile_totals) {
+  run_tiles_4(f, c, brush, queue, tile_totals);
 }
 
 }  // namespace landform::droplet

@@ -4,6 +4,18 @@
 
 namespace landform::droplet {
 
+// The spans of the positive float weights (after rounding, so that a weight
+// that rounded to 0 counts as 0, as it does in the brush operations).
+void erosion_brush::add_spans(const float* stencil_weights) {
+  for (int row = 0; row < side; ++row) {
+    const float* r = stencil_weights + row * width;
+    int first = 0, last = side;
+    while (first < side && !(r[first] > 0.0f)) ++first;
+    while (last > first && !(r[last - 1] > 0.0f)) --last;
+    spans.push_back({first, last});
+  }
+}
+
 erosion_brush::erosion_brush(int radius) : origin(1 - radius), side(2 * radius), width((side + 3) / 4 * 4) {
   weights.assign(static_cast<std::size_t>(k_phases * k_phases * side * width), 0.0f);
   std::vector<double> raw(static_cast<std::size_t>(side * width));
@@ -24,6 +36,7 @@ erosion_brush::erosion_brush(int radius) : origin(1 - radius), side(2 * radius),
       for (int row = 0; row < side; ++row)
         for (int col = 0; col < side; ++col)
           out[row * width + col] = static_cast<float>(raw[static_cast<std::size_t>(row * width + col)] / total);
+      add_spans(out);
     }
   }
 }
