@@ -185,8 +185,11 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
     }
   }
   std::size_t raised = 0;
-  std::vector<std::uint32_t> basin(n, 0);
-  std::vector<std::uint8_t> region(n, 0);
+  // Every node's basin and flag is written before it is read: resized, never cleared.
+  std::vector<std::uint32_t>& basin = graph.basin;
+  std::vector<std::uint8_t>& region = graph.flood_region;
+  basin.resize(n);
+  region.resize(n);
   for (int attempt = 0;; ++attempt) {
     // Basins of the interior pits (0 = drains to the border), in stack order.
     std::uint32_t basins = 0;
@@ -216,14 +219,19 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
 }
 
 std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size) {
+  std::vector<double> area;
+  drainage_area_d8(graph, cell_size, area);
+  return area;
+}
+
+void drainage_area_d8(const flow_graph& graph, double cell_size, std::vector<double>& area) {
   check_cell_size(cell_size, "drainage_area_d8");
-  std::vector<double> area(graph.receiver.size(), cell_size * cell_size);
+  area.assign(graph.receiver.size(), cell_size * cell_size);
   for (std::size_t i = graph.stack.size(); i-- > 0;) {
     const std::uint32_t c = graph.stack[i];
     const std::uint32_t r = graph.receiver[c];
     if (r != c) area[r] += area[c];
   }
-  return area;
 }
 
 std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, int height, double cell_size,
