@@ -41,10 +41,10 @@ struct flow_graph {
   /// first). Walk it forwards to solve from base level upwards (the implicit
   /// stream-power solver), backwards to accumulate downstream.
   std::vector<std::uint32_t> stack;
-  /// Working storage of route_depression_free_d8() (width x height when
-  /// used): the pit basin of each node (0 = drains to an outlet) and the
-  /// flags of the nodes to flood. Kept with the graph so that the routing of
-  /// an evolving landscape allocates and clears nothing from step to step.
+  /// Working storage of route_depression_free_d8() (width x height once
+  /// used, all zero between calls): the pit basin of each node and the flags
+  /// of the nodes to flood. Kept with the graph so that the routing of an
+  /// evolving landscape touches only its lakes' nodes, not the whole grid.
   std::vector<std::uint32_t> basin;
   std::vector<std::uint8_t> flood_region;
 
