@@ -1,6 +1,7 @@
 #include "landform/derive/flow_routing.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <functional>
@@ -50,6 +51,56 @@ std::size_t priority_flood_fill(std::vector<double>& z, int width, int height) {
   return detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out);
 }
 
+namespace {
+
+// The D8 receiver of one node (see compute_receivers_d8()): a function of
+// the node's and its neighbours' heights only.
+struct d8_kernel {
+  const std::vector<double>& z;
+  int width, height;
+  std::array<std::ptrdiff_t, 8> off;
+  double cell_size, diagonal, inv_sqrt2;
+  const std::uint8_t* outlets;
+
+  void operator()(std::size_t c, int x, int y, flow_graph& graph) const {
+    std::uint32_t best_node = static_cast<std::uint32_t>(c);
+    double best_distance = 0.0;
+    if (x > 0 && y > 0 && x < width - 1 && y < height - 1 && !(outlets && outlets[c])) {
+      const double zc = z[c];
+      double best = 0.0;  // drop per cell length; only strictly downhill wins
+      int best_k = -1;
+      for (std::size_t k = 0; k < 8; ++k) {
+        const double drop = zc - z[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k])];
+        const double s = (k % 2 == 0) ? drop : drop * inv_sqrt2;
+        if (s > best) {
+          best = s;
+          best_k = static_cast<int>(k);
+        }
+      }
+      if (best_k >= 0) {
+        best_node = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[static_cast<std::size_t>(best_k)]);
+        best_distance = best_k % 2 == 0 ? cell_size : diagonal;
+      }
+    }
+    graph.receiver[c] = best_node;
+    graph.receiver_distance[c] = best_distance;
+  }
+};
+
+d8_kernel make_d8_kernel(const std::vector<double>& z, int width, int height, double cell_size,
+                         const std::uint8_t* outlets) {
+  return {z,
+          width,
+          height,
+          neighbour_offsets(width),
+          cell_size,
+          cell_size * std::numbers::sqrt2,
+          1.0 / std::numbers::sqrt2,
+          outlets};
+}
+
+}  // namespace
+
 void compute_receivers_d8(const std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
                           int nthreads, const std::uint8_t* outlets) {
   check_grid(z.size(), width, height, "compute_receivers_d8");
@@ -58,37 +109,11 @@ void compute_receivers_d8(const std::vector<double>& z, int width, int height, d
   graph.height = height;
   graph.receiver.resize(z.size());
   graph.receiver_distance.resize(z.size());
-  const auto off = neighbour_offsets(width);
-  const double diagonal = cell_size * std::numbers::sqrt2;
-  const double inv_sqrt2 = 1.0 / std::numbers::sqrt2;
+  const d8_kernel receiver_of = make_d8_kernel(z, width, height, cell_size, outlets);
   parallel_rows(height, nthreads, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y) {
       const std::size_t row = static_cast<std::size_t>(y) * static_cast<std::size_t>(width);
-      for (int x = 0; x < width; ++x) {
-        const std::size_t c = row + static_cast<std::size_t>(x);
-        std::uint32_t best_node = static_cast<std::uint32_t>(c);
-        double best_distance = 0.0;
-        if (x > 0 && y > 0 && x < width - 1 && y < height - 1 && !(outlets && outlets[c])) {
-          const double zc = z[c];
-          double best = 0.0;  // drop per cell length; only strictly downhill wins
-          int best_k = -1;
-          for (std::size_t k = 0; k < 8; ++k) {
-            const double drop = zc - z[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k])];
-            const double s = (k % 2 == 0) ? drop : drop * inv_sqrt2;
-            if (s > best) {
-              best = s;
-              best_k = static_cast<int>(k);
-            }
-          }
-          if (best_k >= 0) {
-            best_node =
-                static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[static_cast<std::size_t>(best_k)]);
-            best_distance = best_k % 2 == 0 ? cell_size : diagonal;
-          }
-        }
-        graph.receiver[c] = best_node;
-        graph.receiver_distance[c] = best_distance;
-      }
+      for (int x = 0; x < width; ++x) receiver_of(row + static_cast<std::size_t>(x), x, y, graph);
     }
   });
 }
@@ -121,34 +146,37 @@ namespace {
 
 // Lake levels of the pit basins: the minimax pass height on the graph of
 // basins (0 = everything that drains to the border), by Dijkstra from basin 0.
+// `nodes`: every node of a pit basin (basin != 0), in any order: the levels
+// are exact minimax values, so the order of the edges does not change them.
 std::vector<double> basin_levels(const std::vector<double>& z, int width, int height,
-                                 const std::vector<std::uint32_t>& basin, std::uint32_t basins) {
+                                 const std::vector<std::uint32_t>& basin, std::uint32_t basins,
+                                 const std::vector<std::uint32_t>& nodes) {
   struct edge {
-    std::uint32_t from, to;
+    std::uint32_t to;
     double pass;
   };
-  std::vector<edge> edges;
+  // The basin graph in compressed rows (first[b] .. first[b + 1] are b's
+  // edges), built by two identical walks over the lake nodes, one counting
+  // and one filling: no edge list to grow and sort.
   const auto off = neighbour_offsets(width);
-  for (std::uint32_t c = 0; c < z.size(); ++c) {
-    if (basin[c] == 0) continue;
-    const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
-    const int y = static_cast<int>(c / static_cast<std::uint32_t>(width));
-    for (std::size_t k = 0; k < 8; ++k) {
-      const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
-      if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-      const auto m = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[k]);
-      if (basin[m] == basin[c]) continue;
-      const double pass = std::max(z[c], z[m]);
-      edges.push_back({basin[c], basin[m], pass});
-      if (basin[m] == 0) edges.push_back({0, basin[c], pass});
+  const auto for_each_edge = [&](auto&& fn) {
+    for (const std::uint32_t c : nodes) {
+      const std::uint32_t bc = basin[c];
+      detail::for_each_neighbour(c, width, height, off, [&](std::uint32_t m) {
+        const std::uint32_t bm = basin[m];
+        if (bm == bc) return;
+        const double pass = std::max(z[c], z[m]);
+        fn(bc, bm, pass);
+        if (bm == 0) fn(0, bc, pass);
+      });
     }
-  }
+  };
   std::vector<std::uint32_t> first(static_cast<std::size_t>(basins) + 2, 0);
-  for (const edge& e : edges) ++first[e.from + 1];
+  for_each_edge([&](std::uint32_t from, std::uint32_t, double) { ++first[from + 1]; });
   for (std::size_t b = 1; b < first.size(); ++b) first[b] += first[b - 1];
-  std::vector<edge> sorted(edges.size());
-  std::vector<std::uint32_t> fill = first;
-  for (const edge& e : edges) sorted[fill[e.from]++] = e;
+  std::vector<edge> sorted(first.back());
+  std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+  for_each_edge([&](std::uint32_t from, std::uint32_t to, double pass) { sorted[fill[from]++] = {to, pass}; });
   std::vector<double> level(static_cast<std::size_t>(basins) + 1, std::numeric_limits<double>::infinity());
   level[0] = -std::numeric_limits<double>::infinity();
   using entry = std::pair<double, std::uint32_t>;
@@ -185,45 +213,82 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
     }
   }
   std::size_t raised = 0;
-  std::vector<std::uint32_t> basin(n, 0);
-  std::vector<std::uint8_t> region(n, 0);
+  const auto interior_pit = [&](std::uint32_t c) {
+    const auto x = static_cast<int>(c % static_cast<std::uint32_t>(width));
+    const auto y = static_cast<int>(c / static_cast<std::uint32_t>(width));
+    return graph.receiver[c] == c && x > 0 && y > 0 && x < width - 1 && y < height - 1 && !(outlets && outlets[c]);
+  };
+  // Zero between calls except while the lakes are handled; only the lake
+  // nodes are set and cleared again, so a step with few lakes does not pay
+  // for the whole grid.
+  std::vector<std::uint32_t>& basin = graph.basin;
+  std::vector<std::uint8_t>& region = graph.flood_region;
+  if (basin.size() != n) basin.assign(n, 0);
+  if (region.size() != n) region.assign(n, 0);
+  std::vector<std::uint32_t> lake_nodes;  // the nodes of the pit basins, in stack order
+  const d8_kernel receiver_of = make_d8_kernel(z, width, height, cell_size, outlets);
+  const auto off = neighbour_offsets(width);
   for (int attempt = 0;; ++attempt) {
-    // Basins of the interior pits (0 = drains to the border), in stack order.
-    std::uint32_t basins = 0;
+    // A surface that drains (the usual case between two steps) has no
+    // interior base node: one sequential scan tells.
+    bool any_pit = false;
+    for (std::uint32_t c = 0; c < n && !any_pit; ++c) any_pit = graph.receiver[c] == c && interior_pit(c);
+    if (!any_pit) return raised;
+    // Basins of the interior pits (0 = drains to the border), numbered in
+    // stack order. compute_stack() walks each base node's donors depth-first
+    // before the next base node, so a basin is the stack segment from its
+    // pit to the next base node.
+    std::uint32_t basins = 0, label = 0;
+    lake_nodes.clear();
     for (const std::uint32_t c : graph.stack) {
-      const std::uint32_t r = graph.receiver[c];
-      if (r == c) {
-        const auto x = static_cast<int>(c % static_cast<std::uint32_t>(width));
-        const auto y = static_cast<int>(c / static_cast<std::uint32_t>(width));
-        basin[c] = (x > 0 && y > 0 && x < width - 1 && y < height - 1 && !(outlets && outlets[c])) ? ++basins : 0;
-      } else {
-        basin[c] = basin[r];
-      }
+      if (graph.receiver[c] == c) label = interior_pit(c) ? ++basins : 0;
+      if (label == 0) continue;
+      basin[c] = label;
+      lake_nodes.push_back(c);
     }
-    if (basins == 0) return raised;
     if (attempt < 2) {
       // Only the lakes: basin nodes at or below their basin's spill level.
-      const std::vector<double> level = basin_levels(z, width, height, basin, basins);
-      for (std::size_t c = 0; c < n; ++c) region[c] = basin[c] != 0 && z[c] <= level[basin[c]] ? 1 : 0;
+      const std::vector<double> level = basin_levels(z, width, height, basin, basins, lake_nodes);
+      for (const std::uint32_t c : lake_nodes) region[c] = z[c] <= level[basin[c]] ? 1 : 0;
     } else {
       // Whole catchments: always leaves every node draining.
-      for (std::size_t c = 0; c < n; ++c) region[c] = basin[c] != 0 ? 1 : 0;
+      for (const std::uint32_t c : lake_nodes) region[c] = 1;
     }
     raised += detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out, region.data());
-    compute_receivers_d8(z, width, height, cell_size, graph, nthreads, outlets);
+    // Only flooded nodes changed height: their receivers and their
+    // neighbours' are computed again (the same kernel, so the same values
+    // as a whole pass), then the stack.
+    for (const std::uint32_t c : lake_nodes) {
+      if (region[c] == 0) continue;
+      detail::for_each_neighbour(c, width, height, off, [&](std::uint32_t m) {
+        receiver_of(m, static_cast<int>(m % static_cast<std::uint32_t>(width)),
+                    static_cast<int>(m / static_cast<std::uint32_t>(width)), graph);
+      });
+      receiver_of(c, static_cast<int>(c % static_cast<std::uint32_t>(width)),
+                  static_cast<int>(c / static_cast<std::uint32_t>(width)), graph);
+    }
+    for (const std::uint32_t c : lake_nodes) {
+      basin[c] = 0;
+      region[c] = 0;
+    }
     compute_stack(graph);
   }
 }
 
 std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size) {
+  std::vector<double> area;
+  drainage_area_d8(graph, cell_size, area);
+  return area;
+}
+
+void drainage_area_d8(const flow_graph& graph, double cell_size, std::vector<double>& area) {
   check_cell_size(cell_size, "drainage_area_d8");
-  std::vector<double> area(graph.receiver.size(), cell_size * cell_size);
+  area.assign(graph.receiver.size(), cell_size * cell_size);
   for (std::size_t i = graph.stack.size(); i-- > 0;) {
     const std::uint32_t c = graph.stack[i];
     const std::uint32_t r = graph.receiver[c];
     if (r != c) area[r] += area[c];
   }
-  return area;
 }
 
 std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, int height, double cell_size,

@@ -107,6 +107,16 @@ std::size_t priority_flood_epsilon(std::vector<double>& z, int width, int height
       });
     }
   };
+  // A cell popped from the queue lies anywhere on the map, and loading its
+  // row and its neighbours' rows was half the flood's time: the next cell's
+  // three rows are fetched while the current cell is processed.
+  const auto prefetch_rows = [&z, &closed, width, n](std::uint32_t c) {
+    const auto w = static_cast<std::size_t>(width);
+    for (const std::size_t row : {c >= w ? c - w : c, std::size_t{c}, c + w < n ? c + w : c}) {
+      __builtin_prefetch(&z[row]);
+      __builtin_prefetch(&closed[row >> 6]);
+    }
+  };
   while (!open.empty() || pit_head < pit.size()) {
     std::uint32_t c = 0;
     if (pit_head < pit.size()) {
@@ -117,6 +127,7 @@ std::size_t priority_flood_epsilon(std::vector<double>& z, int width, int height
       }
     } else {
       c = open.pop().node;
+      if (const flood_item* next = open.next_without_redistribution()) prefetch_rows(next->node);
     }
     const double zc = z[c];
     const double raised = std::nextafter(zc, std::numeric_limits<double>::infinity());

@@ -41,6 +41,11 @@ class radix_heap {
     --m_size;
     return item;
   }
+  /// The item pop() returns next when that needs no redistribution, else
+  /// null: lets a caller prefetch what it will touch for it.
+  [[nodiscard]] const Item* next_without_redistribution() const {
+    return m_buckets[0].empty() ? nullptr : &m_buckets[0].back();
+  }
 
  private:
   [[nodiscard]] std::size_t bucket_of(std::uint64_t key) const {

@@ -187,8 +187,10 @@ void stream_power_model::step(double dt) {
   route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads, base);
   m_previous = m_z;
   check_stop();
-  m_area = m_p.routing == routing_method::mfd ? drainage_area_mfd(m_z, w, ht, m_cell_size, 1.1, base)
-                                              : drainage_area_d8(m_graph, m_cell_size);
+  if (m_p.routing == routing_method::mfd)
+    m_area = drainage_area_mfd(m_z, w, ht, m_cell_size, 1.1, base);
+  else
+    drainage_area_d8(m_graph, m_cell_size, m_area);
   check_stop();
   // 3. uplift and the per-node incision factors F = K dt A^m / L^n (independent per node).
   m_factor.resize(n);
@@ -208,7 +210,8 @@ void stream_power_model::step(double dt) {
   });
   // 4. and 5. incision (with deposition), 6. diffusion.
   check_stop();
-  solve_incision(dt, m_z);
+  m_start = m_z;
+  solve_incision(dt);
   check_stop();
   if (m_p.diffusivity > 0.0) {
     if (base)
@@ -218,9 +221,9 @@ void stream_power_model::step(double dt) {
   }
 }
 
-// `start` (h* = h + U dt) is taken by value: the caller passes m_z, which the
-// solve overwrites.
-void stream_power_model::solve_incision(double dt, std::vector<double> start) {
+// Solves from m_start (h* = h + U dt) into m_z.
+void stream_power_model::solve_incision(double dt) {
+  const std::vector<double>& start = m_start;
   const std::vector<std::uint32_t>& stack = m_graph.stack;
   const std::vector<std::uint32_t>& rec = m_graph.receiver;
   const double n_exp = m_p.n;

@@ -212,6 +212,33 @@ TEST_CASE("flow_routing: route_depression_free_d8 fills only depressions, to the
   REQUIRE(z == drained);
 }
 
+TEST_CASE("flow_routing: route_depression_free_d8 on a reused graph equals fresh routing, receivers equal a full pass",
+          "[stages][stream_power]") {
+  // The graph keeps its working storage between calls and recomputes only
+  // the flooded nodes' receivers: over a sequence of surfaces with new pits
+  // each time, the results must be those of a fresh graph and of a whole
+  // receiver pass.
+  const int w = 67, h = 45;
+  flow_graph reused;
+  for (int round = 0; round < 4; ++round) {
+    std::vector<double> z = noise_grid(w, h, 10.0, static_cast<std::uint64_t>(10 + round));
+    std::vector<double> fresh_z = z;
+    flow_graph fresh;
+    const std::size_t raised = route_depression_free_d8(z, w, h, 10.0, reused, round % 2 + 1);
+    REQUIRE(raised > 0);
+    REQUIRE(route_depression_free_d8(fresh_z, w, h, 10.0, fresh) == raised);
+    REQUIRE(z == fresh_z);
+    REQUIRE(reused.receiver == fresh.receiver);
+    REQUIRE(reused.receiver_distance == fresh.receiver_distance);
+    REQUIRE(reused.stack == fresh.stack);
+    flow_graph whole;
+    compute_receivers_d8(z, w, h, 10.0, whole);
+    REQUIRE(reused.receiver == whole.receiver);
+    REQUIRE(reused.receiver_distance == whole.receiver_distance);
+    REQUIRE(std::all_of(reused.basin.begin(), reused.basin.end(), [](std::uint32_t b) { return b == 0; }));
+  }
+}
+
 TEST_CASE("stream_power_erosion: analytic steady state S = (U/K)^(1/n) A^(-m/n)", "[stages][stream_power]") {
   // Uniform uplift, fixed base level, no diffusion: at steady state the
   // implicit scheme satisfies U = K A^m S^n exactly on every node with a receiver.

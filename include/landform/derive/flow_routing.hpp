@@ -41,6 +41,12 @@ struct flow_graph {
   /// first). Walk it forwards to solve from base level upwards (the implicit
   /// stream-power solver), backwards to accumulate downstream.
   std::vector<std::uint32_t> stack;
+  /// Working storage of route_depression_free_d8() (width x height once
+  /// used, all zero between calls): the pit basin of each node and the flags
+  /// of the nodes to flood. Kept with the graph so that the routing of an
+  /// evolving landscape touches only its lakes' nodes, not the whole grid.
+  std::vector<std::uint32_t> basin;
+  std::vector<std::uint8_t> flood_region;
 
   /// True for a node that is its own receiver.
   [[nodiscard]] bool is_base(std::uint32_t node) const { return receiver[node] == node; }
@@ -120,6 +126,10 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
 /// donors, accumulated in reverse stack order.
 /// @return width x height areas (>= cell_size^2), row-major
 std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size);
+
+/// drainage_area_d8() into `area` (resized to width x height), reusing its
+/// storage: the same values, without a new allocation per step.
+void drainage_area_d8(const flow_graph& graph, double cell_size, std::vector<double>& area);
 
 /// Multiple-flow-direction drainage area in m^2 after Freeman (1991,
 /// "Calculating catchment area with divergent flow based on a regular grid",

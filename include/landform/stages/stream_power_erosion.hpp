@@ -146,7 +146,7 @@ class stream_power_model {
   [[nodiscard]] const std::vector<double>& previous_elevation() const { return m_previous; }
 
  private:
-  void solve_incision(double dt, std::vector<double> start);
+  void solve_incision(double dt);
   void check_stop() const;
   // check_stop() every 65536 calls, counting in `count`.
   void poll_stop(std::size_t& count) const {
@@ -161,7 +161,9 @@ class stream_power_model {
   stream_power_erosion_params m_p;
   int m_nthreads = 1;
   std::function<bool()> m_stop;
-  std::vector<double> m_z, m_uplift, m_k, m_area, m_factor, m_previous, m_scratch, m_scratch_cp;
+  // m_start: h* = h + U dt, the solve's start (m_z is overwritten by it).
+  // Every buffer keeps its storage from step to step.
+  std::vector<double> m_z, m_uplift, m_k, m_area, m_factor, m_previous, m_start, m_scratch, m_scratch_cp;
   std::vector<std::uint8_t> m_base;
   flow_graph m_graph;
 };
