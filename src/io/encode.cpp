@@ -1,6 +1,7 @@
 #include "landform/io/encode.hpp"
 
 #include <bit>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -52,6 +53,10 @@ std::vector<std::uint8_t> encode_r32_le(std::size_t count, const float* values) 
   if (count > 0 && values == nullptr) throw std::invalid_argument("encode_r32_le: null values");
   if (count > std::numeric_limits<std::size_t>::max() / 4) throw std::length_error("encode_r32_le: too many values");
   std::vector<std::uint8_t> out(count * 4);
+  if constexpr (std::endian::native == std::endian::little) {
+    if (count > 0) std::memcpy(out.data(), values, count * 4);  // already the file's byte order
+    return out;
+  }
   for (std::size_t i = 0; i < count; ++i) {
     const auto bits = std::bit_cast<std::uint32_t>(values[i]);
     out[4 * i] = static_cast<std::uint8_t>(bits & 0xFFu);

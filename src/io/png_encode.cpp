@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -72,14 +75,20 @@ std::size_t sample_count(int width, int channels) {
 
 // ---------------------------------------------------------------- filtering
 
-std::uint8_t paeth_predictor(int left, int up, int up_left) {
-  const int p = left + up - up_left;
-  const int pa = p > left ? p - left : left - p;
-  const int pb = p > up ? p - up : up - p;
-  const int pc = p > up_left ? p - up_left : up_left - p;
-  if (pa <= pb && pa <= pc) return static_cast<std::uint8_t>(left);
-  if (pb <= pc) return static_cast<std::uint8_t>(up);
-  return static_cast<std::uint8_t>(up_left);
+// Paeth's predictor (PNG spec 9.4) of `n` - `bpp` bytes, each from its left,
+// up and up-left neighbours, with the spec's distances written without the
+// intermediate p = left + up - up_left (|p - left| = |up - up_left| and so on)
+// and the choice as selects rather than branches: the same predictor, in a
+// loop the compiler vectorises (encoding reads only raw bytes, so there is no
+// chain from one byte to the next).
+void paeth_filter(const std::uint8_t* raw, const std::uint8_t* prev, std::size_t n, std::size_t bpp,
+                  std::uint8_t* out) {
+  for (std::size_t i = bpp; i < n; ++i) {
+    const int left = raw[i - bpp], up = prev[i], up_left = prev[i - bpp];
+    const int pa = std::abs(up - up_left), pb = std::abs(left - up_left), pc = std::abs(left + up - 2 * up_left);
+    const int predictor = (pa <= pb) & (pa <= pc) ? left : (pb <= pc ? up : up_left);
+    out[i] = static_cast<std::uint8_t>(raw[i] - predictor);
+  }
 }
 
 // Writes the filter byte and `n` filtered bytes of `raw` to `out`; `prev` is
@@ -106,9 +115,7 @@ void filter_row(png_filter filter, const std::uint8_t* raw, const std::uint8_t* 
       break;
     case png_filter::paeth:
       for (std::size_t i = 0; i < bpp && i < n; ++i) o[i] = static_cast<std::uint8_t>(raw[i] - prev[i]);
-      for (std::size_t i = bpp; i < n; ++i) {
-        o[i] = static_cast<std::uint8_t>(raw[i] - paeth_predictor(raw[i - bpp], prev[i], prev[i - bpp]));
-      }
+      paeth_filter(raw, prev, n, bpp, o);
       break;
   }
 }
@@ -129,17 +136,25 @@ const std::uint8_t* row_bytes_of(const std::uint16_t* samples, std::size_t row, 
   return scratch;
 }
 
+// The buffers one task reuses from chunk to chunk (a fresh 256 KiB buffer a
+// chunk cost more in page faults than the filtering itself).
+struct filter_scratch {
+  byte_vector zeros, a, b;
+};
+
 // Filters rows [first, last) of `block` (its row 0 is image row `first` - 1
 // when `first` > 0, else `first`) into `filtered`, one row of row + 1 bytes
 // after another.
 template <class T>
 void filter_rows(const T* block, std::size_t row, std::size_t bpp, int first, int last, png_filter filter,
-                 std::uint8_t* filtered) {
-  byte_vector zeros(row, 0), scratch_a(sizeof(T) > 1 ? row : 0), scratch_b(sizeof(T) > 1 ? row : 0);
-  std::uint8_t* scratch = scratch_a.data();
-  std::uint8_t* scratch_prev = scratch_b.data();
+                 std::uint8_t* filtered, filter_scratch& buffers) {
+  buffers.zeros.assign(row, 0);
+  buffers.a.resize(sizeof(T) > 1 ? row : 0);
+  buffers.b.resize(sizeof(T) > 1 ? row : 0);
+  std::uint8_t* scratch = buffers.a.data();
+  std::uint8_t* scratch_prev = buffers.b.data();
   const int base = first > 0 ? first - 1 : first;
-  const std::uint8_t* prev = first > 0 ? row_bytes_of(block, row, 0, scratch_prev) : zeros.data();
+  const std::uint8_t* prev = first > 0 ? row_bytes_of(block, row, 0, scratch_prev) : buffers.zeros.data();
   for (int y = first; y < last; ++y) {
     const std::uint8_t* raw = row_bytes_of(block, row, y - base, scratch);
     filter_row(filter, raw, prev, row, bpp, filtered + static_cast<std::size_t>(y - first) * (row + 1));
@@ -203,7 +218,10 @@ std::pair<std::uint8_t, std::uint8_t> zlib_header(png_compression c) {
   return {static_cast<std::uint8_t>(cmf), static_cast<std::uint8_t>(flg)};
 }
 
-// Owns a raw-deflate z_stream.
+// Owns a raw-deflate z_stream, reset for each chunk rather than made anew
+// (deflateInit2 allocates some 400 KiB that a new stream would fault in
+// again; deflateReset leaves the stream as deflateInit2 does, so the bytes
+// are the same).
 class deflater {
  public:
   explicit deflater(deflate_method method) {
@@ -217,15 +235,20 @@ class deflater {
   deflater& operator=(deflater&&) = delete;
   ~deflater() { deflateEnd(&m_stream); }
 
-  void prime(const std::uint8_t* dictionary, std::size_t size) {
+  // A new raw stream primed with the `size` bytes at `dictionary`.
+  void restart(const std::uint8_t* dictionary, std::size_t size) {
+    if (deflateReset(&m_stream) != Z_OK) throw std::runtime_error("encode_png: zlib deflateReset failed");
     if (size > 0 && deflateSetDictionary(&m_stream, dictionary, static_cast<uInt>(size)) != Z_OK) {
       throw std::runtime_error("encode_png: zlib deflateSetDictionary failed");
     }
   }
 
-  // Deflates `size` bytes ending with a sync flush, or with the final block.
-  byte_vector run(const std::uint8_t* input, std::size_t size, bool last) {
-    byte_vector out(deflateBound(&m_stream, static_cast<uLong>(size)) + 64);
+  // Deflates `size` bytes ending with a sync flush, or with the final block,
+  // into `out` (grown as needed, never shrunk: its size is the room);
+  // returns the bytes written.
+  std::size_t run(const std::uint8_t* input, std::size_t size, bool last, byte_vector& out) {
+    const std::size_t room = deflateBound(&m_stream, static_cast<uLong>(size)) + 64;
+    if (out.size() < room) out.resize(room);
     m_stream.next_in = const_cast<Bytef*>(input);  // zlib does not write through next_in
     m_stream.avail_in = static_cast<uInt>(size);
     const int flush = last ? Z_FINISH : Z_SYNC_FLUSH;
@@ -243,29 +266,73 @@ class deflater {
       }
       if (!last && m_stream.avail_in == 0) break;  // flushed, with room to spare
     }
-    out.resize(used);
-    return out;
+    return used;
   }
 
  private:
   z_stream m_stream{};
 };
 
-// `size` filtered bytes from `begin` deflated by each method, primed with the
-// `dictionary` bytes before `begin`; the smallest piece (the first of equal ones). Each
-// piece ends in a sync flush (or the final block), so pieces of different
-// methods join into one valid stream.
-byte_vector smallest_piece(const std::vector<deflate_method>& methods, const std::uint8_t* begin, std::size_t size,
-                           std::size_t dictionary, bool last) {
-  byte_vector best;
-  for (const auto& method : methods) {
-    deflater d(method);
-    d.prime(begin - dictionary, dictionary);
-    auto piece = d.run(begin, size, last);
-    if (best.empty() || piece.size() < best.size()) best = std::move(piece);
+// What one task keeps from chunk to chunk: a deflater per method and the
+// buffers, so a chunk allocates only its finished piece.
+template <class T>
+struct chunk_workspace {
+  explicit chunk_workspace(const std::vector<deflate_method>& methods) : outputs(methods.size()) {
+    for (const auto& m : methods) deflaters.push_back(std::make_unique<deflater>(m));
   }
-  return best;
-}
+  std::vector<std::unique_ptr<deflater>> deflaters;
+  std::vector<byte_vector> outputs;  ///< one per deflater
+  std::vector<T> samples;
+  byte_vector filtered;
+  filter_scratch filter;
+
+  // `size` filtered bytes from `begin` deflated by each method, primed with
+  // the `dictionary` bytes before `begin`; the smallest piece (the first of
+  // equal ones). Each piece ends in a sync flush (or the final block), so
+  // pieces of different methods join into one valid stream.
+  byte_vector smallest_piece(const std::uint8_t* begin, std::size_t size, std::size_t dictionary, bool last) {
+    std::size_t best = 0, best_size = 0;
+    for (std::size_t m = 0; m < deflaters.size(); ++m) {
+      deflaters[m]->restart(begin - dictionary, dictionary);
+      const std::size_t used = deflaters[m]->run(begin, size, last, outputs[m]);
+      if (m == 0 || used < best_size) {
+        best = m;
+        best_size = used;
+      }
+    }
+    return {outputs[best].begin(), outputs[best].begin() + static_cast<std::ptrdiff_t>(best_size)};
+  }
+};
+
+// Workspaces handed to the tasks: one per thread at most, whichever thread
+// runs which chunk (a workspace holds no result, so the bytes do not depend
+// on it).
+template <class T>
+class workspace_pool {
+ public:
+  explicit workspace_pool(const std::vector<deflate_method>& methods) : m_methods(methods) {}
+
+  std::unique_ptr<chunk_workspace<T>> take() {
+    {
+      const std::lock_guard lock(m_mutex);
+      if (!m_free.empty()) {
+        auto w = std::move(m_free.back());
+        m_free.pop_back();
+        return w;
+      }
+    }
+    return std::make_unique<chunk_workspace<T>>(m_methods);
+  }
+  void give_back(std::unique_ptr<chunk_workspace<T>> w) {
+    const std::lock_guard lock(m_mutex);
+    m_free.push_back(std::move(w));
+  }
+
+ private:
+  const std::vector<deflate_method>& m_methods;
+  std::mutex m_mutex;
+  std::vector<std::unique_ptr<chunk_workspace<T>>> m_free;
+};
 
 // ---------------------------------------------------------------- chunks
 
@@ -319,19 +386,21 @@ byte_vector encode_any(int width, int height, int channels, const row_supply<T>&
   const int chunk_rows = png_chunk_rows(row);
   const int chunks = (height + chunk_rows - 1) / chunk_rows;
   std::vector<deflated_chunk> done(static_cast<std::size_t>(chunks));
+  workspace_pool<T> pool(methods);
   parallel_tasks(chunks, options.nthreads, [&](int c) {
     const int first = c * chunk_rows, last = std::min(height, (c + 1) * chunk_rows);
     const std::size_t dictionary = std::min(static_cast<std::size_t>(first) * stride, k_window);
     const int from = first - static_cast<int>((dictionary + stride - 1) / stride);
-    std::vector<T> scratch;
-    const T* block = supply.rows(from > 0 ? from - 1 : from, last, scratch);
-    byte_vector filtered(static_cast<std::size_t>(last - from) * stride);
-    filter_rows(block, row, bpp, from, last, options.filter, filtered.data());
-    const std::uint8_t* begin = filtered.data() + static_cast<std::size_t>(first - from) * stride;
+    std::unique_ptr<chunk_workspace<T>> w = pool.take();
+    const T* block = supply.rows(from > 0 ? from - 1 : from, last, w->samples);
+    w->filtered.resize(static_cast<std::size_t>(last - from) * stride);
+    filter_rows(block, row, bpp, from, last, options.filter, w->filtered.data(), w->filter);
+    const std::uint8_t* begin = w->filtered.data() + static_cast<std::size_t>(first - from) * stride;
     const std::size_t size = static_cast<std::size_t>(last - first) * stride;
     deflated_chunk& out = done[static_cast<std::size_t>(c)];
-    out.piece = smallest_piece(methods, begin, size, dictionary, c + 1 == chunks);
+    out.piece = w->smallest_piece(begin, size, dictionary, c + 1 == chunks);
     out.adler = adler32(adler32(0L, nullptr, 0), begin, static_cast<uInt>(size));
+    pool.give_back(std::move(w));
     out.filtered_bytes = size;
     out.crc = crc32(0L, reinterpret_cast<const Bytef*>("IDAT"), 4);
     if (c == 0) out.crc = crc32(out.crc, header, 2);

@@ -14,8 +14,8 @@ int no_halo(const height_output_options&, double) {
 }
 
 encoded_file encode_height(const height_output_options&, const std::string& format, const output_context& ctx) {
-  const std::vector<float> values = ctx.window(ctx.field.values());
-  return encode_scalar(values, ctx.width, ctx.height, format, 0.0, 1.0, "height", ctx.write_settings());
+  return encode_scalar(ctx.window(ctx.field.values()), ctx.width, ctx.height, format, 0.0, 1.0, "height",
+                       ctx.write_settings());
 }
 
 }  // namespace

@@ -174,7 +174,7 @@ const output_format& find_output_format(const std::string& name) {
   throw std::out_of_range("unknown output format '" + name + "'");
 }
 
-encoded_raster encode_unit_samples(const std::vector<float>& unit, int width, int height, int channels,
+encoded_raster encode_unit_samples(std::vector<float> unit, int width, int height, int channels,
                                    const output_format& format, const file_settings& settings,
                                    std::vector<std::string> channel_names) {
   raster r;
@@ -195,7 +195,7 @@ encoded_raster encode_unit_samples(const std::vector<float>& unit, int width, in
   }
   encoded_raster out;
   if (format.is_float()) {
-    r.f32 = unit;
+    r.f32 = std::move(unit);  // float formats take the samples as they are
   } else if (format.samples == sample_type::uint8) {
     quantized8 q = quantize8(unit.data(), unit.size());
     out.clipped = q.clipped;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace landform {
 
@@ -80,8 +81,8 @@ std::string number_text(double v) {
 
 }  // namespace
 
-encoded_file encode_scalar(const std::vector<float>& values, int width, int height, const std::string& format,
-                           double lo, double hi, const std::string& meaning, const file_settings& settings) {
+encoded_file encode_scalar(std::vector<float> values, int width, int height, const std::string& format, double lo,
+                           double hi, const std::string& meaning, const file_settings& settings) {
   encoded_file out;
   const output_format& f = find_output_format(format);
   if (!f.takes_channels(1))
@@ -90,20 +91,19 @@ encoded_file encode_scalar(const std::vector<float>& values, int width, int heig
   // PR105329) on some string concatenations.
   std::ostringstream encoding;
   if (f.is_float()) {
-    out.bytes = encode_unit_samples(values, width, height, 1, f, settings).bytes;
+    out.bytes = encode_unit_samples(std::move(values), width, height, 1, f, settings).bytes;
     encoding << f.summary << ", " << meaning
              << (f.samples == sample_type::float16 ? ", rounded to the nearest half" : ", unquantised");
     out.encoding = encoding.str();
     return out;
   }
-  // Map [lo, hi] to [0, 1]; an empty range (flat map) maps everything to 0.
-  std::vector<float> unit(values.size());
+  // Map [lo, hi] to [0, 1] in place; an empty range (flat map) maps
+  // everything to 0; NaN stays NaN.
   const double span = hi - lo;
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    unit[k] = span > 0.0 ? static_cast<float>((values[k] - lo) / span) : 0.0f;
-    if (std::isnan(values[k])) unit[k] = values[k];
+  for (float& v : values) {
+    if (!std::isnan(v)) v = span > 0.0 ? static_cast<float>((v - lo) / span) : 0.0f;
   }
-  encoded_raster q = encode_unit_samples(unit, width, height, 1, f, settings);
+  encoded_raster q = encode_unit_samples(std::move(values), width, height, 1, f, settings);
   out.clipped = q.clipped;
   out.bytes = std::move(q.bytes);
   encoding << f.summary << ", value = round((" << meaning << " - lo) / (hi - lo) * " << ((1 << f.bit_depth()) - 1)

@@ -7,10 +7,11 @@
 #include <cmath>
 #include <limits>
 
+#include "landform/core/parallel.hpp"
 #include "landform/derive/color_ramp.hpp"
 #include "landform/derive/hillshade.hpp"
 #include "landform/derive/surface.hpp"
-#include "landform/io/encode.hpp"
+#include "landform/io/png_encode.hpp"
 #include "landform/io/quantize.hpp"
 #include "landform/outputs/ocean_rule.hpp"
 #include "landform/outputs/surface_outputs.hpp"
@@ -140,8 +141,22 @@ int preview_halo(const preview_options& o, const halo_inputs& in) {
   return o.water || (in.sea_level && o.ocean == ocean_rule::connected) ? -1 : 1;
 }
 
-// Lakes and rivers over the shaded colours (the sea is the ramp's).
-void draw_water(std::vector<std::uint8_t>& rgb, const preview_options& o, const output_context& ctx) {
+// What every row of a preview needs, worked out once per image: the ramp,
+// the light vectors and the maps that need the whole world (the ocean, the
+// water), as region windows; the rows are then independent of each other.
+struct preview_plan {
+  const preview_options& options;
+  const output_context& ctx;
+  const std::vector<stop>& ramp;
+  hillshade_vectors light;
+  std::vector<std::uint8_t> ocean;   ///< 1 = ocean; empty without sea_level or with below_sea_level
+  std::vector<float> lakes, rivers;  ///< 0 or 1 per cell; empty without `water`
+};
+
+// Lakes and rivers (the sea is the ramp's) as region windows of 0 and 1.
+void plan_water(preview_plan& plan) {
+  const preview_options& o = plan.options;
+  const output_context& ctx = plan.ctx;
   water_output_options wo;
   wo.river_area = o.river_area;
   wo.min_depth = o.min_depth;
@@ -151,49 +166,81 @@ void draw_water(std::vector<std::uint8_t>& rgb, const preview_options& o, const 
   for (std::size_t c = 0; c < lake.size(); ++c) {
     if (w.lake[c] >= 0 && !w.lakes[static_cast<std::size_t>(w.lake[c])].dry && w.depth[c] > 0.0f) lake[c] = 1.0f;
   }
-  const std::vector<float> lakes = ctx.window(lake), rivers = ctx.window(w.river_mask);
+  plan.lakes = ctx.window(lake);
+  plan.rivers = ctx.window(w.river_mask);
+}
+
+preview_plan plan_preview(const preview_options& o, const output_context& ctx) {
+  preview_plan plan{o,
+                    ctx,
+                    o.stops.empty() ? builtin_ramp(o.ramp) : o.stops,
+                    light_vectors(hillshade_light{o.sun_azimuth, o.sun_altitude, o.multidirectional, o.hillshade}),
+                    {},
+                    {},
+                    {}};
+  if (ctx.sea_level && o.ocean == ocean_rule::connected) plan.ocean = ocean_window(ctx, *ctx.sea_level, o.ocean);
+  if (o.water) plan_water(plan);
+  return plan;
+}
+
+// Region row `j`'s heights on the ramp's scale into `out`. With the preset's
+// sea_level, an inland basin below it is land, coloured as the coast, the
+// ramp's colour just above sea level (below_sea_level keeps every cell below
+// it sea); the built-in ramps have their coast at 0.3, so heights are mapped
+// to put sea_level there (custom stops are the preset's own scale).
+const float* ramp_heights(const preview_plan& plan, int j, std::vector<float>& out) {
+  const output_context& ctx = plan.ctx;
+  const float* heights = ctx.field.row(ctx.y0 + j) + ctx.x0;
+  if (!ctx.sea_level) return heights;
+  const double sea = *ctx.sea_level, coast = just_above(sea);
+  const std::uint8_t* ocean =
+      plan.ocean.empty() ? nullptr : plan.ocean.data() + static_cast<std::size_t>(j) * ctx.width;
+  for (int i = 0; i < ctx.width; ++i) {
+    double h = heights[i];
+    if (ocean != nullptr && !ocean[i] && h < sea) h = coast;
+    out[static_cast<std::size_t>(i)] = static_cast<float>(plan.options.stops.empty() ? ramp_height(h, sea) : h);
+  }
+  return out.data();
+}
+
+// Lakes and rivers over region row `j`'s shaded colours.
+void draw_water_row(const preview_plan& plan, int j, std::uint8_t* rgb) {
   constexpr std::array<double, 3> k_lake = {52, 96, 160}, k_river = {40, 84, 176};
-  for (std::size_t c = 0; c < lakes.size(); ++c) {
+  const std::size_t first = static_cast<std::size_t>(j) * static_cast<std::size_t>(plan.ctx.width);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(plan.ctx.width); ++i) {
+    const auto lake = static_cast<double>(plan.lakes[first + i]), river = static_cast<double>(plan.rivers[first + i]);
     for (std::size_t k = 0; k < 3; ++k) {
-      double v = rgb[3 * c + k];
-      v += (k_lake[k] - v) * static_cast<double>(lakes[c]);
-      v += (k_river[k] - v) * static_cast<double>(rivers[c]);
-      rgb[3 * c + k] = static_cast<std::uint8_t>(lround_nonnegative(std::clamp(v, 0.0, 255.0)));
+      double v = rgb[3 * i + k];
+      v += (k_lake[k] - v) * lake;
+      v += (k_river[k] - v) * river;
+      rgb[3 * i + k] = static_cast<std::uint8_t>(lround_nonnegative(std::clamp(v, 0.0, 255.0)));
     }
   }
 }
 
-std::vector<std::uint8_t> preview_rgb(const preview_options& o, const output_context& ctx) {
-  surface_gradient g = horn_gradient(ctx.field, ctx.height_scale * o.z_factor, o.edges, ctx.nthreads);
-  const std::vector<float> east = ctx.take_window(std::move(g.east)), north = ctx.take_window(std::move(g.north));
-  std::vector<float> heights = ctx.window(ctx.field.values());
-  if (ctx.sea_level) {
-    const double sea = *ctx.sea_level;
-    // An inland basin below sea level is land: coloured as the coast, the
-    // ramp's colour just above sea level (below_sea_level keeps every cell
-    // below it sea).
-    std::vector<std::uint8_t> ocean;
-    if (o.ocean == ocean_rule::connected) ocean = ocean_window(ctx, sea, o.ocean);
-    const double coast = just_above(sea);
-    for (std::size_t c = 0; c < heights.size(); ++c) {
-      double h = heights[c];
-      if (!ocean.empty() && !ocean[c] && h < sea) h = coast;
-      // The built-in ramps have their coast at 0.3: heights are mapped so
-      // that sea_level lands there; custom stops are the preset's own scale.
-      heights[c] = static_cast<float>(o.stops.empty() ? ramp_height(h, sea) : h);
-    }
+// Region rows [first, last) of the preview into `out` (3 width bytes a row):
+// what the PNG encoder asks for a chunk at a time, so the picture, its
+// gradient and its heights are never held whole.
+void preview_rows(const preview_plan& plan, int first, int last, std::uint8_t* out) {
+  const preview_options& o = plan.options;
+  const output_context& ctx = plan.ctx;
+  const auto width = static_cast<std::size_t>(ctx.width);
+  std::vector<float> east(width), north(width), heights(ctx.sea_level ? width : 0);
+  for (int j = first; j < last; ++j) {
+    std::uint8_t* rgb = out + static_cast<std::size_t>(j - first) * width * 3;
+    horn_gradient_row(ctx.field, ctx.height_scale * o.z_factor, o.edges, ctx.y0 + j, ctx.x0, ctx.width, east.data(),
+                      north.data());
+    shaded_relief_row(ramp_heights(plan, j, heights), east.data(), north.data(), width, plan.ramp, plan.light, rgb);
+    if (!plan.lakes.empty()) draw_water_row(plan, j, rgb);
   }
-  const std::vector<stop>& ramp = o.stops.empty() ? builtin_ramp(o.ramp) : o.stops;
-  std::vector<std::uint8_t> rgb = shaded_relief_rgb(
-      heights, east, north, ramp, hillshade_light{o.sun_azimuth, o.sun_altitude, o.multidirectional, o.hillshade});
-  if (o.water) draw_water(rgb, o, ctx);
-  return rgb;
 }
 
 encoded_file encode_preview(const preview_options& o, const std::string&, const output_context& ctx) {
-  const std::vector<std::uint8_t> rgb = preview_rgb(o, ctx);
+  const preview_plan plan = plan_preview(o, ctx);
   encoded_file out;
-  out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data(), ctx.deflate);
+  out.bytes = encode_png_rows(
+      ctx.width, ctx.height, 3,
+      [&plan](int first, int last, std::uint8_t* rows) { preview_rows(plan, first, last, rows); }, {}, ctx.deflate);
   out.encoding = "PNG RGB 8-bit, hypsometric colour x hillshade (preview, not data)";
   return out;
 }
@@ -201,7 +248,14 @@ encoded_file encode_preview(const preview_options& o, const std::string&, const 
 }  // namespace
 
 std::vector<std::uint8_t> preview_pixels(const json& options, const output_context& ctx) {
-  return preview_rgb(preview_options::schema().parse(options), ctx);
+  const preview_options o = preview_options::schema().parse(options);
+  const preview_plan plan = plan_preview(o, ctx);
+  std::vector<std::uint8_t> rgb(static_cast<std::size_t>(ctx.width) * static_cast<std::size_t>(ctx.height) * 3);
+  parallel_rows(ctx.height, ctx.nthreads, [&](int first, int last) {
+    preview_rows(plan, first, last,
+                 rgb.data() + static_cast<std::size_t>(first) * static_cast<std::size_t>(ctx.width) * 3);
+  });
+  return rgb;
 }
 
 output_kind preview_output_kind() {

@@ -323,6 +323,38 @@ TEST_CASE("encode_png_rgb8 and encode_png_rgba8 round-trip", "[io][png]") {
   }
 }
 
+TEST_CASE("encode_png: every filter round-trips random samples over several chunks, the same bytes on any thread count",
+          "[io][png][threads]") {
+  // Random bytes take every branch of each predictor (Paeth's three choices
+  // and their ties); 1500 rows of 384 bytes (1, 3 or 4 channels) make several
+  // deflate chunks.
+  constexpr int k_w = 96, k_h = 1500;  // k_w RGBA pixels a row
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> byte(0, 255), small(0, 3);
+  bytes_t values(static_cast<std::size_t>(k_w) * k_h * 4);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    // Half the rows random, half near-constant (runs, small residuals, ties).
+    values[i] = static_cast<std::uint8_t>((i / (k_w * 4)) % 2 == 0 ? byte(rng) : 120 + small(rng));
+  }
+  const auto filter = GENERATE(landform::png_filter::none, landform::png_filter::sub, landform::png_filter::up,
+                               landform::png_filter::average, landform::png_filter::paeth);
+  const int channels = GENERATE(1, 3, 4);
+  CAPTURE(static_cast<int>(filter), channels);
+  const int width = k_w * 4 / channels;
+  landform::png_options options;
+  options.filter = filter;
+  options.nthreads = 1;
+  const bytes_t png = landform::encode_png(width, k_h, channels, values.data(), {}, options);
+  int w = 0, h = 0, n = 0;
+  CHECK(decode8(png, w, h, n) == values);
+  CHECK(w == width);
+  CHECK(n == channels);
+  for (int nthreads : {2, 8}) {
+    options.nthreads = nthreads;
+    CHECK(landform::encode_png(width, k_h, channels, values.data(), {}, options) == png);
+  }
+}
+
 // ---------------------------------------------------------------- raw
 
 TEST_CASE("encode_raw16_le writes exact little-endian bytes", "[io][raw]") {

@@ -126,7 +126,7 @@ struct encoded_raster {
 /// and counting values outside; float formats store the values as they are.
 /// `settings` gives the provenance text, placement and deflate settings.
 /// Throws non_finite_output_error for a NaN or infinite sample.
-encoded_raster encode_unit_samples(const std::vector<float>& unit, int width, int height, int channels,
+encoded_raster encode_unit_samples(std::vector<float> unit, int width, int height, int channels,
                                    const output_format& format, const file_settings& settings = {},
                                    std::vector<std::string> channel_names = {});
 

@@ -223,7 +223,7 @@ const output_kind& layer_output_kind();
 /// `meaning` describes the value for the manifest, e.g. "height" or "slope
 /// in degrees". `settings` (normally output_context::write_settings()) gives
 /// provenance text, placement and deflate settings.
-encoded_file encode_scalar(const std::vector<float>& values, int width, int height, const std::string& format,
-                           double lo, double hi, const std::string& meaning, const file_settings& settings = {});
+encoded_file encode_scalar(std::vector<float> values, int width, int height, const std::string& format, double lo,
+                           double hi, const std::string& meaning, const file_settings& settings = {});
 
 }  // namespace landform
