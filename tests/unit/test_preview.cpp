@@ -107,7 +107,8 @@ TEST_CASE("shaded_relief_row equals lambert_shade and the documented formula cel
   for (std::size_t k = 0; k < k_n; ++k) {
     double s = 0.0;
     if (light.multidirectional) {
-      for (double az : {225.0, 270.0, 315.0, 360.0}) s += 0.25 * lambert_shade(east[k], north[k], az, light.sun_altitude);
+      for (double az : {225.0, 270.0, 315.0, 360.0})
+        s += 0.25 * lambert_shade(east[k], north[k], az, light.sun_altitude);
     } else {
       s = lambert_shade(east[k], north[k], light.sun_azimuth, light.sun_altitude);
     }
