@@ -86,7 +86,7 @@ void paeth_filter(const std::uint8_t* raw, const std::uint8_t* prev, std::size_t
   for (std::size_t i = bpp; i < n; ++i) {
     const int left = raw[i - bpp], up = prev[i], up_left = prev[i - bpp];
     const int pa = std::abs(up - up_left), pb = std::abs(left - up_left), pc = std::abs(left + up - 2 * up_left);
-    const int predictor = (pa <= pb) & (pa <= pc) ? left : (pb <= pc ? up : up_left);
+    const int predictor = ((pa <= pb) & (pa <= pc)) ? left : (pb <= pc ? up : up_left);
     out[i] = static_cast<std::uint8_t>(raw[i] - predictor);
   }
 }
