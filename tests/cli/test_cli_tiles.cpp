@@ -80,6 +80,13 @@ bytes_t stitch(const fs::path& plan_dir, const std::string& name) {
   return world;
 }
 
+// The local preset at `size` cells: the small worlds of the plan's cases.
+json local_world(int size) {
+  json p = json::parse(k_local_preset);
+  p["size"] = size;
+  return p;
+}
+
 void build_every_tile(const fs::path& plan_dir, int count) {
   for (int i = 0; i < count; ++i) {
     const auto r = run_cli({"tiles", "build", plan_dir.string(), "--index", std::to_string(i), "--quiet"});
@@ -205,8 +212,7 @@ TEST_CASE("cli tiles: runner files for Slurm and Kubernetes", "[cli][tiles]") {
 
 TEST_CASE("cli tiles: Unity shared edges, naming, and the seam check", "[cli][tiles]") {
   const temp_dir dir;
-  json p = json::parse(k_local_preset);
-  p["size"] = 129;  // 4 * 32 + 1
+  json p = local_world(129);  // 4 * 32 + 1
   const fs::path preset = dir.write("world.json", p.dump());
   REQUIRE(run_cli({"build", preset.string(), "-o", (dir / "single").string(), "--quiet"}).exit_code == 0);
   const fs::path plan_dir = dir / "plan";
@@ -245,8 +251,7 @@ TEST_CASE("cli tiles: Unity shared edges, naming, and the seam check", "[cli][ti
 
 TEST_CASE("cli tiles: overlap, whole-world stages and bad input", "[cli][tiles]") {
   const temp_dir dir;
-  json p = json::parse(k_local_preset);
-  p["size"] = 64;
+  json p = local_world(64);
   p["stages"].push_back({{"type", "olsen_erosion"}, {"iterations", 2}});
   const fs::path preset = dir.write("world.json", p.dump());
   REQUIRE(run_cli({"build", preset.string(), "-o", (dir / "single").string(), "--quiet"}).exit_code == 0);
@@ -284,8 +289,7 @@ TEST_CASE("cli tiles: overlap, whole-world stages and bad input", "[cli][tiles]"
 
 TEST_CASE("cli tiles: a whole-world stage with a mode for tiles names it", "[cli][tiles]") {
   const temp_dir dir;
-  json p = json::parse(k_local_preset);
-  p["size"] = 64;
+  json p = local_world(64);
   p["stages"].push_back({{"type", "hydraulic_erosion"}, {"droplet_count", 100}});
   const fs::path preset = dir.write("world.json", p.dump());
   const auto planned = run_cli({"tiles", "plan", preset.string(), "--tile", "32", "-o", (dir / "plan").string()});
@@ -296,8 +300,7 @@ TEST_CASE("cli tiles: a whole-world stage with a mode for tiles names it", "[cli
 
 TEST_CASE("cli tiles: outputs that need the connected sea name their local ocean rule", "[cli][tiles][ocean]") {
   const temp_dir dir;
-  json p = json::parse(k_local_preset);
-  p["size"] = 64;
+  json p = local_world(64);
   p["sea_level"] = 0.4;
   p["outputs"] = json::array({{{"map", "height"}, {"format", "r32"}, {"file", "height.r32"}},
                               {{"map", "biome"}, {"format", "rgb8"}},
@@ -400,8 +403,7 @@ TEST_CASE("cli tiles: stream power with tiling coarse: one coarse result for eve
 
 TEST_CASE("cli tiles: re-planning a folder warns of an earlier plan's tiles; --clean removes them", "[cli][tiles]") {
   const temp_dir dir;
-  json p = json::parse(k_local_preset);
-  p["size"] = 64;
+  json p = local_world(64);
   const fs::path preset = dir.write("world.json", p.dump());
   const fs::path plan_dir = dir / "plan";
   REQUIRE(run_cli({"tiles", "plan", preset.string(), "--tile", "16", "-o", plan_dir.string()}).exit_code == 0);
