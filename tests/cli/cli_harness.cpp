@@ -188,6 +188,23 @@ fs::path source_path(const std::string& relative) {
   return fs::path(LANDFORM_SOURCE_DIR) / relative;
 }
 
+bool have(const std::string& tool) {
+  return shell("command -v " + tool + " > /dev/null 2>&1") == 0;
+}
+
+int shell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string quoted(const fs::path& p) {
+  // Built by append: GCC 12 warns (-Wstringop-overflow) on "'" + string + "'".
+  std::string s(1, '\'');
+  s.append(p.string());
+  s.push_back('\'');
+  return s;
+}
+
 std::vector<fs::path> shipped_presets() {
   std::vector<fs::path> presets;
   for (const auto& entry : fs::directory_iterator(source_path("presets"))) {

@@ -79,6 +79,13 @@ std::string read_text(const std::filesystem::path& file);
 /// LANDFORM_SOURCE_DIR / relative.
 std::filesystem::path source_path(const std::string& relative);
 
+/// True when `tool` is on the PATH.
+bool have(const std::string& tool);
+/// Runs `command` with /bin/sh; its exit status, or -1 when it did not exit.
+int shell(const std::string& command);
+/// `p` in single quotes, for shell() commands (paths without quotes).
+std::string quoted(const std::filesystem::path& p);
+
 /// The presets shipped in presets/*.json, sorted.
 std::vector<std::filesystem::path> shipped_presets();
 

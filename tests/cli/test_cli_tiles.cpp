@@ -13,9 +13,12 @@
 
 #include "cli_harness.hpp"
 
+using landform_test::have;
+using landform_test::quoted;
 using landform_test::read_bytes;
 using landform_test::read_text;
 using landform_test::run_cli;
+using landform_test::shell;
 using landform_test::temp_dir;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -41,22 +44,6 @@ const char* const k_local_preset = R"({
     {"map": "normal", "format": "rgb8", "file": "normal.png"}
   ]
 })";
-
-bool have(const std::string& tool) {
-  return std::system(("command -v " + tool + " > /dev/null 2>&1").c_str()) == 0;
-}
-
-int shell(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string quoted(const fs::path& p) {
-  std::string s(1, '\'');
-  s.append(p.string());
-  s.push_back('\'');
-  return s;
-}
 
 // The world's r32 file of `name` stitched from the tiles' core windows.
 bytes_t stitch(const fs::path& plan_dir, const std::string& name) {
