@@ -48,12 +48,16 @@ BENCHMARK(bm_horn_gradient)
     ->UseRealTime();
 
 // One output kind, encoded as a build would.
-void run_output(benchmark::State& state, const output_kind& kind, const json& options, const std::string& format) {
+// (range 0: size, range 1: threads, also the encoder's).
+void run_output(benchmark::State& state, const output_kind& kind, const json& options, const std::string& format,
+                png_compression compression = png_compression::standard) {
   const heightfield& h = terrain(static_cast<int>(state.range(0)));
   const layer_set layers;
   output_context ctx(h, layers);
   ctx.height_scale = 600.0;
   ctx.nthreads = static_cast<int>(state.range(1));
+  ctx.deflate.nthreads = ctx.nthreads;
+  ctx.deflate.compression = compression;
   const json canonical = kind.canonical(options);
   for (auto _ : state) {
     encoded_file f = kind.encode(canonical, format, ctx);
@@ -64,6 +68,10 @@ void run_output(benchmark::State& state, const output_kind& kind, const json& op
 
 void bm_normal_rgb8(benchmark::State& s) {
   run_output(s, normal_output_kind(), json::object(), "rgb8");
+}
+// Issue 11's target 4: `"compression": "fast"` (igzip level 1).
+void bm_normal_rgb8_fast(benchmark::State& s) {
+  run_output(s, normal_output_kind(), json::object(), "rgb8", png_compression::fast);
 }
 void bm_slope_r32(benchmark::State& s) {
   run_output(s, slope_output_kind(), json::object(), "r32");
@@ -81,6 +89,7 @@ void bm_splat_rgba8(benchmark::State& s) {
 #define LANDFORM_MAP_BENCH(name) \
   BENCHMARK(name)->Args({1024, 1})->Args({1024, 2})->Args({4096, 2})->Unit(benchmark::kMillisecond)->UseRealTime()
 LANDFORM_MAP_BENCH(bm_normal_rgb8);
+BENCHMARK(bm_normal_rgb8_fast)->Args({4096, 1})->Args({4096, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
 LANDFORM_MAP_BENCH(bm_slope_r32);
 LANDFORM_MAP_BENCH(bm_curvature_r32);
 LANDFORM_MAP_BENCH(bm_preview_rgb8);

@@ -7,6 +7,8 @@ find_package(ZLIB REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
+# ISA-L's igzip (libisal-dev): the `fast` PNG compression's deflate.
+pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)
 # exr / exr16 (OpenEXR 3, Debian 12: 3.1.5) and tiff32 / tiff16 (libtiff 4).
 find_package(OpenEXR 3 CONFIG REQUIRED)
 find_package(TIFF 4 REQUIRED)

@@ -15,6 +15,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libstb-dev zlib1g-dev libssl-dev
   libopenexr-dev libtiff-dev  # exr, exr16, tiff32 and tiff16 outputs
   libhwy-dev  # Highway: SIMD with runtime dispatch (noise kernels)
+  libisal-dev  # ISA-L's igzip: the `fast` PNG compression
 )
 test_packages=(
   catch2 libbenchmark-dev
@@ -23,6 +24,7 @@ test_packages=(
   parallel  # GNU parallel: the tiles test runs a tile plan's jobs.txt with it
   python3 python3-jsonschema  # tests check presets against `landform schema`
   openimageio-tools  # oiiotool reads the exr outputs back (Debian's GDAL has no EXR driver)
+  qemu-user  # a test builds a preset on an emulated older CPU and compares the bytes
 )
 check_packages=(
   clang-format clang-tidy  # scripts/check-format.sh, scripts/tidy.sh

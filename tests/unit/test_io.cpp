@@ -323,8 +323,10 @@ TEST_CASE("encode_png_rgb8 and encode_png_rgba8 round-trip", "[io][png]") {
   }
 }
 
-TEST_CASE("encode_png: every filter round-trips random samples over several chunks, the same bytes on any thread count",
-          "[io][png][threads]") {
+TEST_CASE(
+    "encode_png: every filter and compression round-trips random samples over several chunks, the same bytes on "
+    "any thread count",
+    "[io][png][threads]") {
   // Random bytes take every branch of each predictor (Paeth's three choices
   // and their ties); 1500 rows of 384 bytes (1, 3 or 4 channels) make several
   // deflate chunks.
@@ -339,10 +341,14 @@ TEST_CASE("encode_png: every filter round-trips random samples over several chun
   const auto filter = GENERATE(landform::png_filter::none, landform::png_filter::sub, landform::png_filter::up,
                                landform::png_filter::average, landform::png_filter::paeth);
   const int channels = GENERATE(1, 3, 4);
-  CAPTURE(static_cast<int>(filter), channels);
+  // fast deflates with ISA-L's igzip, default and best with zlib.
+  const auto compression =
+      GENERATE(landform::png_compression::fast, landform::png_compression::standard, landform::png_compression::best);
+  CAPTURE(static_cast<int>(filter), channels, static_cast<int>(compression));
   const int width = k_w * 4 / channels;
   landform::png_options options;
   options.filter = filter;
+  options.compression = compression;
   options.nthreads = 1;
   const bytes_t png = landform::encode_png(width, k_h, channels, values.data(), {}, options);
   int w = 0, h = 0, n = 0;

@@ -5,6 +5,7 @@
 // would do nothing.
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include <ImfChannelList.h>
 #include <ImfFrameBuffer.h>
@@ -106,14 +107,18 @@ TEST_CASE("compression: levels change the size, never the samples, and not with 
   const auto files = encode_all(p, r, 1);
   const auto size = [&](const std::string& f) { return files.at(f).bytes.size(); };
 
-  // fast (Z_RLE) >= default (the smaller of Z_RLE and level 3 per chunk)
-  // >= best (the smallest of those two, level 9 and level 9 filtered). On heights
-  // and normal maps Z_RLE wins (equal sizes; the headers' FLEVEL differs); on
-  // a shaded-relief preview level 3's longer matches win. "default" is what
-  // no key gives.
-  CHECK(size("fast.png") >= size("default.png"));
+  // default (the smaller of Z_RLE and level 3 per chunk) >= best (the
+  // smallest of those two, level 9 and level 9 filtered). On heights and
+  // normal maps Z_RLE wins; fast (igzip level 1, another library) is within
+  // 1 % of it there (here a little smaller), and larger on a shaded-relief
+  // preview, where level 3's longer matches win. "default" is what no key
+  // gives.
+  const auto within_1_percent = [&](const std::string& a, const std::string& b) {
+    return std::abs(static_cast<double>(size(a)) - static_cast<double>(size(b))) <= 0.01 * static_cast<double>(size(b));
+  };
+  CHECK(within_1_percent("fast.png", "default.png"));
   CHECK(size("default.png") >= size("best.png"));
-  CHECK(size("nfast.png") >= size("ndefault.png"));
+  CHECK(within_1_percent("nfast.png", "ndefault.png"));
   CHECK(size("ndefault.png") >= size("nbest.png"));
   CHECK(size("pfast.png") > size("pdefault.png"));
   CHECK(size("pdefault.png") >= size("pbest.png"));
