@@ -300,19 +300,19 @@ class zlib_deflater final : public deflater {
   z_stream m_stream{};
 };
 
-// ISA-L's igzip (Intel's deflate; libisal, Debian libisal-dev): its level 1
-// hashes four bytes and takes the first match, vectorised, for runs of small
-// residuals about as well as Z_RLE at a fifth of the time. The level buffer
-// (hash table and match tokens) is kept from chunk to chunk.
+// ISA-L's igzip (Intel's deflate; libisal, Debian libisal-dev) at level 1,
+// the only level used (see deflate_methods): about Z_RLE's size on runs of
+// small residuals at a fifth of its time. The level buffer is sized for
+// level 1 and kept from chunk to chunk.
 class igzip_deflater final : public deflater {
  public:
-  explicit igzip_deflater(deflate_method method) : m_level(method.level), m_buffer(ISAL_DEF_LVL1_DEFAULT) {
+  explicit igzip_deflater(deflate_method method) : m_buffer(ISAL_DEF_LVL1_DEFAULT) {
     if (method.level != 1) throw std::logic_error("encode_png: igzip is used at level 1 only");
   }
 
   void restart(const std::uint8_t* dictionary, std::size_t size) override {
     isal_deflate_init(&m_stream);
-    m_stream.level = static_cast<std::uint32_t>(m_level);
+    m_stream.level = 1;
     m_stream.level_buf = m_buffer.data();
     m_stream.level_buf_size = static_cast<std::uint32_t>(m_buffer.size());
     m_stream.gzip_flag = IGZIP_DEFLATE;
@@ -346,7 +346,6 @@ class igzip_deflater final : public deflater {
   }
 
  private:
-  int m_level;
   std::vector<std::uint8_t> m_buffer;
   isal_zstream m_stream{};
 };
