@@ -20,6 +20,8 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <cstdint>
+
 #include "landform/noise/open_simplex_legacy.hpp"
 #include "noise/open_simplex_legacy_detail.hpp"
 
@@ -625,13 +627,91 @@ int row_2d_lanes(const lane_tables& t, const double* HWY_RESTRICT x, double y, i
   return i;
 }
 
+// The region of each lane's cell (locate_3d's in_sum, nothing else).
+struct regions_3d {
+  MD lower, upper, octa;
+};
+
+HWY_INLINE regions_3d regions_of(VD x, VD y, VD z) {
+  const VD stretch_offset = hn::Mul(hn::Add(hn::Add(x, y), z), splat(k_stretch_3d));
+  const VD xs = hn::Add(x, stretch_offset), ys = hn::Add(y, stretch_offset), zs = hn::Add(z, stretch_offset);
+  const VD in_sum =
+      hn::Add(hn::Add(hn::Sub(xs, lattice_floor(xs)), hn::Sub(ys, lattice_floor(ys))), hn::Sub(zs, lattice_floor(zs)));
+  const MD lower = hn::Le(in_sum, splat(1));
+  const MD upper = hn::AndNot(lower, hn::Ge(in_sum, splat(2)));
+  return {lower, upper, hn::Not(hn::Or(lower, upper))};
+}
+
+// Samples of one region waiting for a full vector: their x and their index
+// in the row.
+struct region_queue {
+  static constexpr int k_capacity = 2 * static_cast<int>(HWY_MAX_BYTES / sizeof(double));
+  HWY_ALIGN double x[k_capacity];
+  int index[k_capacity];
+  int count = 0;
+};
+
+// Evaluates the first full vector of `q` (padded with its last sample when
+// it holds fewer) and writes its samples to their places in `out`.
+HWY_INLINE void drain(const lane_tables& t, region_queue& q, VD y, VD z, double* HWY_RESTRICT out) {
+  const DD dd;
+  const auto lanes = static_cast<int>(hn::Lanes(dd));
+  const int used = HWY_MIN(q.count, lanes);
+  for (int j = used; j < lanes; ++j) q.x[j] = q.x[used - 1];
+  HWY_ALIGN double value[region_queue::k_capacity / 2];
+  hn::Store(noise_3d(t, hn::Load(dd, q.x), y, z), dd, value);
+  for (int j = 0; j < used; ++j) out[q.index[j]] = value[j];
+  q.count -= used;
+  for (int j = 0; j < q.count; ++j) {
+    q.x[j] = q.x[lanes + j];
+    q.index[j] = q.index[lanes + j];
+  }
+}
+
+// Appends the samples i .. i + lanes - 1 to the queues of their regions. A
+// scalar loop: Highway's emulated Compress copies a 2 KiB table per call.
+HWY_INLINE void enqueue(const regions_3d& r, const double* HWY_RESTRICT x, int i, region_queue* queues) {
+  const DD dd;
+  const auto lanes = static_cast<int>(hn::Lanes(dd));
+  std::uint8_t lower[(HWY_MAX_BYTES / sizeof(double) + 7) / 8] = {};
+  std::uint8_t upper[sizeof lower] = {};
+  hn::StoreMaskBits(dd, r.lower, lower);
+  hn::StoreMaskBits(dd, r.upper, upper);
+  for (int j = 0; j < lanes; ++j) {
+    const int is_lower = (lower[j / 8] >> (j % 8)) & 1, is_upper = (upper[j / 8] >> (j % 8)) & 1;
+    region_queue& q = queues[is_lower ? 0 : 2 - is_upper];
+    q.x[q.count] = x[i + j];
+    q.index[q.count++] = i + j;
+  }
+}
+
+// A vector whose lanes lie in one region of their cells takes noise_3d's
+// uniform path; one spanning regions (most at fine octaves) would blend all
+// their vertex lists, so its samples are queued by region and evaluated
+// later in vectors of one region each. Every sample still gets its own
+// scalar-order value; only which lanes share a vector changes.
 int row_3d_lanes(const lane_tables& t, const double* HWY_RESTRICT x, double y, double z, int n,
                  double* HWY_RESTRICT out) {
   const DD dd;
   const auto lanes = static_cast<int>(hn::Lanes(dd));
   const VD vy = hn::Set(dd, y), vz = hn::Set(dd, z);
+  region_queue queues[3];  // lower, upper, octahedron
   int i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(noise_3d(t, hn::LoadU(dd, x + i), vy, vz), dd, out + i);
+  for (; i + lanes <= n; i += lanes) {
+    const VD vx = hn::LoadU(dd, x + i);
+    const regions_3d r = regions_of(vx, vy, vz);
+    if (hn::AllTrue(dd, r.lower) || hn::AllTrue(dd, r.upper) || hn::AllTrue(dd, r.octa)) {
+      hn::StoreU(noise_3d(t, vx, vy, vz), dd, out + i);
+      continue;
+    }
+    enqueue(r, x, i, queues);
+    for (region_queue& q : queues) {
+      if (q.count >= lanes) drain(t, q, vy, vz, out);
+    }
+  }
+  for (region_queue& q : queues) {
+    if (q.count > 0) drain(t, q, vy, vz, out);
+  }
   return i;
 }
 
