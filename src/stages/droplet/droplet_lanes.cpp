@@ -82,6 +82,7 @@ inline V vsqrt(V a) {
     const __m128 hi = _mm_sqrt_ps(__builtin_shufflevector(a, a, 4, 5, 6, 7));
     return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
   } else {
+    static_assert(lanes_of<V> == 4, "vsqrt: 4 or 8 lanes");
     __m128 q;
     std::memcpy(&q, &a, sizeof q);
     q = _mm_sqrt_ps(q);
