@@ -144,40 +144,87 @@ void compute_stack(flow_graph& graph) {
 
 namespace {
 
-// Lake levels of the pit basins: the minimax pass height on the graph of
-// basins (0 = everything that drains to the border), by Dijkstra from basin 0.
-// `nodes`: every node of a pit basin (basin != 0), in any order: the levels
-// are exact minimax values, so the order of the edges does not change them.
-std::vector<double> basin_levels(const std::vector<double>& z, int width, int height,
-                                 const std::vector<std::uint32_t>& basin, std::uint32_t basins,
-                                 const std::vector<std::uint32_t>& nodes) {
-  struct edge {
-    std::uint32_t to;
-    double pass;
-  };
-  // The basin graph in compressed rows (first[b] .. first[b + 1] are b's
-  // edges), built by two identical walks over the lake nodes, one counting
-  // and one filling: no edge list to grow and sort.
-  const auto off = neighbour_offsets(width);
-  const auto for_each_edge = [&](auto&& fn) {
-    for (const std::uint32_t c : nodes) {
-      const std::uint32_t bc = basin[c];
-      detail::for_each_neighbour(c, width, height, off, [&](std::uint32_t m) {
-        const std::uint32_t bm = basin[m];
-        if (bm == bc) return;
-        const double pass = std::max(z[c], z[m]);
-        fn(bc, bm, pass);
-        if (bm == 0) fn(0, bc, pass);
-      });
+// Rows per band are fixed by the grid, not the thread count, so the pass
+// lists are the same for any number of threads.
+constexpr int k_pass_bands = 16;
+
+// The passes between basins found in rows [y0, y1): for each pair of
+// 8-neighbours in different basins (basin 0 = drains to the border), the
+// pair's basins, lower number first, and the higher of the two heights. Each
+// node pair is seen once (the neighbour after the node in raster order). A
+// boundary between two basins crosses many node pairs, rows after rows: a
+// small table of recent basin pairs merges most repeats into one pass,
+// keeping the lower height, so the basin graph stays a few times smaller
+// than the boundary.
+void collect_passes(const std::vector<double>& z, int width, int height, const std::vector<std::uint32_t>& basin,
+                    int y0, int y1, std::vector<basin_pass>& out) {
+  out.clear();
+  constexpr std::size_t k_slots = 4096;
+  constexpr std::uint32_t k_empty = std::numeric_limits<std::uint32_t>::max();
+  std::array<std::uint32_t, k_slots> recent;
+  recent.fill(k_empty);
+  const auto w = static_cast<std::size_t>(width);
+  const auto add = [&](std::uint32_t a, std::uint32_t b, double pass) {
+    const std::uint32_t lo = std::min(a, b), hi = std::max(a, b);
+    const std::size_t slot = (static_cast<std::size_t>(lo) * 0x9e3779b1u + hi) & (k_slots - 1);
+    const std::uint32_t k = recent[slot];
+    if (k != k_empty && out[k].from == lo && out[k].to == hi) {
+      out[k].height = std::min(out[k].height, pass);
+      return;
     }
+    recent[slot] = static_cast<std::uint32_t>(out.size());
+    out.push_back({lo, hi, pass});
   };
-  std::vector<std::uint32_t> first(static_cast<std::size_t>(basins) + 2, 0);
-  for_each_edge([&](std::uint32_t from, std::uint32_t, double) { ++first[from + 1]; });
+  for (int y = y0; y < y1; ++y) {
+    const bool below = y + 1 < height;
+    for (int x = 0; x < width; ++x) {
+      const std::size_t c = static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x);
+      const std::uint32_t bc = basin[c];
+      const auto visit = [&](std::size_t m) {
+        if (basin[m] != bc) add(bc, basin[m], std::max(z[c], z[m]));
+      };
+      if (x + 1 < width) visit(c + 1);
+      if (!below) continue;
+      if (x > 0) visit(c + w - 1);
+      visit(c + w);
+      if (x + 1 < width) visit(c + w + 1);
+    }
+  }
+}
+
+// Lake levels of the pit basins: the minimax pass height on the graph of
+// basins (0 = everything that drains to the border), by Dijkstra from basin
+// 0, into graph.lake_level. The levels are exact minimax values, so neither
+// the order of the passes nor repeated passes change them.
+void basin_levels(const std::vector<double>& z, int width, int height, std::uint32_t basins, int nthreads,
+                  flow_graph& graph) {
+  graph.band_passes.resize(k_pass_bands);
+  const int rows_per_band = (height + k_pass_bands - 1) / k_pass_bands;
+  parallel_tasks(k_pass_bands, nthreads, [&](int band) {
+    const int y0 = std::min(height, band * rows_per_band);
+    collect_passes(z, width, height, graph.basin, y0, std::min(height, y0 + rows_per_band),
+                   graph.band_passes[static_cast<std::size_t>(band)]);
+  });
+  // Compressed rows, each pass in both directions.
+  std::vector<std::uint32_t>& first = graph.pass_first;
+  first.assign(static_cast<std::size_t>(basins) + 2, 0);
+  for (const auto& band : graph.band_passes) {
+    for (const basin_pass& p : band) {
+      ++first[p.from + 1];
+      ++first[p.to + 1];
+    }
+  }
   for (std::size_t b = 1; b < first.size(); ++b) first[b] += first[b - 1];
-  std::vector<edge> sorted(first.back());
+  graph.passes.resize(first.back());
   std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-  for_each_edge([&](std::uint32_t from, std::uint32_t to, double pass) { sorted[fill[from]++] = {to, pass}; });
-  std::vector<double> level(static_cast<std::size_t>(basins) + 1, std::numeric_limits<double>::infinity());
+  for (const auto& band : graph.band_passes) {
+    for (const basin_pass& p : band) {
+      graph.passes[fill[p.from]++] = p;
+      graph.passes[fill[p.to]++] = {p.to, p.from, p.height};
+    }
+  }
+  std::vector<double>& level = graph.lake_level;
+  level.assign(static_cast<std::size_t>(basins) + 1, std::numeric_limits<double>::infinity());
   level[0] = -std::numeric_limits<double>::infinity();
   using entry = std::pair<double, std::uint32_t>;
   std::priority_queue<entry, std::vector<entry>, std::greater<>> queue;
@@ -187,15 +234,14 @@ std::vector<double> basin_levels(const std::vector<double>& z, int width, int he
     queue.pop();
     if (l > level[b]) continue;
     for (std::uint32_t k = first[b]; k < first[b + 1]; ++k) {
-      const edge& e = sorted[k];
-      const double candidate = std::max(l, e.pass);
+      const basin_pass& e = graph.passes[k];
+      const double candidate = std::max(l, e.height);
       if (candidate < level[e.to]) {
         level[e.to] = candidate;
         queue.push({candidate, e.to});
       }
     }
   }
-  return level;
 }
 
 // How far the epsilon fill can lift a node above its lake's level: each
@@ -235,14 +281,14 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
     const auto y = static_cast<int>(c / static_cast<std::uint32_t>(width));
     return graph.receiver[c] == c && x > 0 && y > 0 && x < width - 1 && y < height - 1 && !(outlets && outlets[c]);
   };
-  // Zero between calls except while the lakes are handled; only the lake
-  // nodes are set and cleared again, so a step with few lakes does not pay
-  // for the whole grid.
+  // basin: every node's pit basin from the last labelling (written whole
+  // each time, as the basin graph scans the whole grid); region: zero
+  // between calls, set and cleared on the flooded nodes only.
   std::vector<std::uint32_t>& basin = graph.basin;
   std::vector<std::uint8_t>& region = graph.flood_region;
   if (basin.size() != n) basin.assign(n, 0);
   if (region.size() != n) region.assign(n, 0);
-  std::vector<std::uint32_t> lake_nodes;  // the nodes of the pit basins, in stack order
+  std::vector<std::uint32_t>& lake_nodes = graph.lake_nodes;  // the nodes of the pit basins, in stack order
   const d8_kernel receiver_of = make_d8_kernel(z, width, height, cell_size, outlets);
   const auto off = neighbour_offsets(width);
   for (int attempt = 0;; ++attempt) {
@@ -259,25 +305,24 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
     lake_nodes.clear();
     for (const std::uint32_t c : graph.stack) {
       if (graph.receiver[c] == c) label = interior_pit(c) ? ++basins : 0;
-      if (label == 0) continue;
       basin[c] = label;
-      lake_nodes.push_back(c);
+      if (label != 0) lake_nodes.push_back(c);
     }
     if (attempt < 2) {
       // Only the lakes: basin nodes at or below their basin's spill level.
-      const std::vector<double> level = basin_levels(z, width, height, basin, basins, lake_nodes);
+      basin_levels(z, width, height, basins, nthreads, graph);
+      const std::vector<double>& level = graph.lake_level;
       const double margin = epsilon_rise_bound(z, lake_nodes);
-      for (const std::uint32_t c : lake_nodes) region[c] = z[c] <= level[basin[c]] + margin ? 1 : 0;
-    } else {
-      // Whole catchments: always leaves every node draining.
-      for (const std::uint32_t c : lake_nodes) region[c] = 1;
+      std::erase_if(lake_nodes, [&](std::uint32_t c) { return z[c] > level[basin[c]] + margin; });
     }
+    // lake_nodes now holds the nodes to flood (on the last attempt, whole
+    // catchments: that always leaves every node draining).
+    for (const std::uint32_t c : lake_nodes) region[c] = 1;
     raised += detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out, region.data());
     // Only flooded nodes changed height: their receivers and their
     // neighbours' are computed again (the same kernel, so the same values
     // as a whole pass), then the stack.
     for (const std::uint32_t c : lake_nodes) {
-      if (region[c] == 0) continue;
       detail::for_each_neighbour(c, width, height, off, [&](std::uint32_t m) {
         receiver_of(m, static_cast<int>(m % static_cast<std::uint32_t>(width)),
                     static_cast<int>(m / static_cast<std::uint32_t>(width)), graph);
@@ -285,10 +330,7 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
       receiver_of(c, static_cast<int>(c % static_cast<std::uint32_t>(width)),
                   static_cast<int>(c / static_cast<std::uint32_t>(width)), graph);
     }
-    for (const std::uint32_t c : lake_nodes) {
-      basin[c] = 0;
-      region[c] = 0;
-    }
+    for (const std::uint32_t c : lake_nodes) region[c] = 0;
     compute_stack(graph);
   }
 }

@@ -26,6 +26,15 @@ enum class routing_method {
   mfd,  ///< split among all lower neighbours (Freeman 1991), see drainage_area_mfd()
 };
 
+/// A pass between two neighbouring pit basins of route_depression_free_d8()
+/// (its working storage): the lowest height found so far at which water
+/// crosses from one basin to the other, in metres.
+struct basin_pass {
+  std::uint32_t from = 0;
+  std::uint32_t to = 0;
+  double height = 0.0;
+};
+
 /// The single-receiver flow graph of a grid: every node's steepest-descent
 /// receiver and the stack order (Braun and Willett 2013).
 struct flow_graph {
@@ -42,11 +51,20 @@ struct flow_graph {
   /// stream-power solver), backwards to accumulate downstream.
   std::vector<std::uint32_t> stack;
   /// Working storage of route_depression_free_d8() (width x height once
-  /// used, all zero between calls): the pit basin of each node and the flags
-  /// of the nodes to flood. Kept with the graph so that the routing of an
-  /// evolving landscape touches only its lakes' nodes, not the whole grid.
+  /// used): the pit basin of each node at the last call (0 = drains to the
+  /// border) and the flags of the nodes to flood (all zero between calls).
   std::vector<std::uint32_t> basin;
   std::vector<std::uint8_t> flood_region;
+  /// Also working storage of route_depression_free_d8(), kept so that the
+  /// steps of an evolving landscape reuse it: on a diffused landscape most
+  /// nodes lie in pit basins each step (4096^2: 16 million basin nodes, about
+  /// a million passes), and allocating these afresh each step cost more in
+  /// page faults than the work done in them.
+  std::vector<std::uint32_t> lake_nodes;             ///< the pit basins' nodes, then the nodes to flood
+  std::vector<std::vector<basin_pass>> band_passes;  ///< passes found per band of rows
+  std::vector<std::uint32_t> pass_first;             ///< basin b's passes: pass_first[b] .. pass_first[b + 1]
+  std::vector<basin_pass> passes;                    ///< the basin graph in compressed rows
+  std::vector<double> lake_level;                    ///< spill level per basin (0: the border's)
 
   /// True for a node that is its own receiver.
   [[nodiscard]] bool is_base(std::uint32_t node) const { return receiver[node] == node; }
