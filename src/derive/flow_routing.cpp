@@ -118,28 +118,72 @@ void compute_receivers_d8(const std::vector<double>& z, int width, int height, d
   });
 }
 
-void compute_stack(flow_graph& graph) {
+namespace {
+
+// Parts of the stack: fixed, so the parts (and the work in each) do not
+// depend on the thread count; enough that two threads balance even when one
+// drainage tree holds a quarter of the map.
+constexpr std::size_t k_stack_parts = 16;
+
+// Appends the depth-first walk over the donors from each base node of
+// `bases` to `out`.
+void walk_donors(const flow_graph& graph, const std::uint32_t* bases, std::size_t count,
+                 std::vector<std::uint32_t>& out) {
   const int width = graph.width, height = graph.height;
-  check_grid(graph.receiver.size(), width, height, "compute_stack");
-  const std::size_t n = graph.receiver.size();
-  graph.stack.clear();
-  graph.stack.reserve(n);
   const auto off = neighbour_offsets(width);
   std::vector<std::uint32_t> todo;
-  for (std::size_t base = 0; base < n; ++base) {
-    if (graph.receiver[base] != base) continue;
-    todo.push_back(static_cast<std::uint32_t>(base));
+  for (std::size_t b = 0; b < count; ++b) {
+    todo.push_back(bases[b]);
     while (!todo.empty()) {
       const std::uint32_t c = todo.back();
       todo.pop_back();
-      graph.stack.push_back(c);
+      out.push_back(c);
       // Donors: neighbours whose receiver is c (an outlet has none from outside the map).
       detail::for_each_neighbour(c, width, height, off, [&](std::uint32_t d) {
         if (graph.receiver[d] == c && d != c) todo.push_back(d);
       });
     }
   }
-  if (graph.stack.size() != n) throw std::logic_error("compute_stack: the receivers contain a cycle");
+}
+
+}  // namespace
+
+void compute_stack(flow_graph& graph, int nthreads) {
+  check_grid(graph.receiver.size(), graph.width, graph.height, "compute_stack");
+  const std::size_t n = graph.receiver.size();
+  std::vector<std::uint32_t> bases;  // in index order
+  for (std::size_t c = 0; c < n; ++c) {
+    if (graph.receiver[c] == c) bases.push_back(static_cast<std::uint32_t>(c));
+  }
+  graph.stack_work.resize(k_stack_parts);
+  parallel_tasks(static_cast<int>(k_stack_parts), nthreads, [&](int k) {
+    const auto part = static_cast<std::size_t>(k);
+    const std::size_t b0 = bases.size() * part / k_stack_parts, b1 = bases.size() * (part + 1) / k_stack_parts;
+    graph.stack_work[part].clear();
+    walk_donors(graph, bases.data() + b0, b1 - b0, graph.stack_work[part]);
+  });
+  graph.stack_part.assign(1, 0);
+  for (const auto& part : graph.stack_work)
+    graph.stack_part.push_back(graph.stack_part.back() + static_cast<std::uint32_t>(part.size()));
+  if (graph.stack_part.back() != n) throw std::logic_error("compute_stack: the receivers contain a cycle");
+  graph.stack.resize(n);
+  parallel_tasks(static_cast<int>(k_stack_parts), nthreads, [&](int k) {
+    const auto part = static_cast<std::size_t>(k);
+    std::copy(graph.stack_work[part].begin(), graph.stack_work[part].end(),
+              graph.stack.begin() + graph.stack_part[part]);
+  });
+}
+
+void for_each_stack_part(const flow_graph& graph, int nthreads,
+                         const std::function<void(std::size_t, std::size_t)>& fn) {
+  if (graph.stack_part.size() < 2) {
+    fn(0, graph.stack.size());
+    return;
+  }
+  parallel_tasks(static_cast<int>(graph.stack_part.size() - 1), nthreads, [&](int k) {
+    const auto part = static_cast<std::size_t>(k);
+    fn(graph.stack_part[part], graph.stack_part[part + 1]);
+  });
 }
 
 namespace {
@@ -266,7 +310,7 @@ double epsilon_rise_bound(const std::vector<double>& z, const std::vector<std::u
 std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
                                      int nthreads, const std::uint8_t* outlets) {
   compute_receivers_d8(z, width, height, cell_size, graph, nthreads, outlets);
-  compute_stack(graph);
+  compute_stack(graph, nthreads);
   const std::size_t n = z.size();
   for (std::size_t k = 0; k < n; ++k) {
     if (!std::isfinite(z[k])) {
@@ -331,7 +375,7 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
                   static_cast<int>(c / static_cast<std::uint32_t>(width)), graph);
     }
     for (const std::uint32_t c : lake_nodes) region[c] = 0;
-    compute_stack(graph);
+    compute_stack(graph, nthreads);
   }
 }
 
@@ -341,14 +385,16 @@ std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size) 
   return area;
 }
 
-void drainage_area_d8(const flow_graph& graph, double cell_size, std::vector<double>& area) {
+void drainage_area_d8(const flow_graph& graph, double cell_size, std::vector<double>& area, int nthreads) {
   check_cell_size(cell_size, "drainage_area_d8");
   area.assign(graph.receiver.size(), cell_size * cell_size);
-  for (std::size_t i = graph.stack.size(); i-- > 0;) {
-    const std::uint32_t c = graph.stack[i];
-    const std::uint32_t r = graph.receiver[c];
-    if (r != c) area[r] += area[c];
-  }
+  for_each_stack_part(graph, nthreads, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = end; i-- > begin;) {
+      const std::uint32_t c = graph.stack[i];
+      const std::uint32_t r = graph.receiver[c];
+      if (r != c) area[r] += area[c];
+    }
+  });
 }
 
 std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, int height, double cell_size,

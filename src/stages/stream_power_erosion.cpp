@@ -190,7 +190,7 @@ void stream_power_model::step(double dt) {
   if (m_p.routing == routing_method::mfd)
     m_area = drainage_area_mfd(m_z, w, ht, m_cell_size, 1.1, base);
   else
-    drainage_area_d8(m_graph, m_cell_size, m_area);
+    drainage_area_d8(m_graph, m_cell_size, m_area, m_nthreads);
   check_stop();
   // 3. uplift and the per-node incision factors F = K dt A^m / L^n (independent per node).
   m_factor.resize(n);
@@ -231,35 +231,42 @@ void stream_power_model::solve_incision(double dt) {
   std::vector<double> sediment;
   const int iterations = m_p.deposition > 0.0 ? k_deposition_iterations : 1;
   const double cell_area = m_cell_size * m_cell_size;
-  std::size_t polled = 0;
+  // Each node reads only its receiver, which lies in the same stack part
+  // (drainage tree): the parts run on any thread count with serial results.
   for (int it = 0; it < iterations; ++it) {
-    for (const std::uint32_t c : stack) {
-      poll_stop(polled);
-      const std::uint32_t r = rec[c];
-      if (r == c) continue;
-      const double zs = start[c] + (sediment.empty() ? 0.0 : sediment[c]);
-      const double zr = m_z[r];
-      const double f = m_factor[c];
-      if (f <= 0.0 || zs <= zr) {
-        m_z[c] = zs;
-      } else if (n_exp == 1.0) {
-        m_z[c] = (zs + f * zr) / (1.0 + f);
-      } else {
-        m_z[c] = solve_newton(zs, zr, f, n_exp);
+    for_each_stack_part(m_graph, m_nthreads, [&](std::size_t begin, std::size_t end) {
+      std::size_t polled = 0;
+      for (std::size_t i = begin; i < end; ++i) {
+        poll_stop(polled);
+        const std::uint32_t c = stack[i];
+        const std::uint32_t r = rec[c];
+        if (r == c) continue;
+        const double zs = start[c] + (sediment.empty() ? 0.0 : sediment[c]);
+        const double zr = m_z[r];
+        const double f = m_factor[c];
+        if (f <= 0.0 || zs <= zr) {
+          m_z[c] = zs;
+        } else if (n_exp == 1.0) {
+          m_z[c] = (zs + f * zr) / (1.0 + f);
+        } else {
+          m_z[c] = solve_newton(zs, zr, f, n_exp);
+        }
       }
-    }
+    });
     if (it + 1 == iterations) break;
     // Qs (m^3/yr) leaving each node: its own net erosion plus what arrives
     // from upstream, accumulated in reverse stack order.
     std::vector<double> qs(m_z.size(), 0.0);
-    for (std::size_t i = stack.size(); i-- > 0;) {
-      const std::uint32_t c = stack[i];
-      const std::uint32_t r = rec[c];
-      if (r == c) continue;
-      qs[c] += (start[c] - m_z[c]) / dt * cell_area;
-      qs[c] = std::max(qs[c], 0.0);
-      qs[r] += qs[c];
-    }
+    for_each_stack_part(m_graph, m_nthreads, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = end; i-- > begin;) {
+        const std::uint32_t c = stack[i];
+        const std::uint32_t r = rec[c];
+        if (r == c) continue;
+        qs[c] += (start[c] - m_z[c]) / dt * cell_area;
+        qs[c] = std::max(qs[c], 0.0);
+        qs[r] += qs[c];
+      }
+    });
     sediment.assign(m_z.size(), 0.0);
     for (const std::uint32_t c : stack) {
       if (rec[c] != c) sediment[c] = dt * m_p.deposition * qs[c] / m_area[c];

@@ -16,6 +16,7 @@
 /// null = the border only. Nothing here depends on the thread count.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace landform {
@@ -50,6 +51,13 @@ struct flow_graph {
   /// first). Walk it forwards to solve from base level upwards (the implicit
   /// stream-power solver), backwards to accumulate downstream.
   std::vector<std::uint32_t> stack;
+  /// The stack in independent parts: stack[stack_part[k] .. stack_part[k +
+  /// 1]) holds whole drainage trees (base nodes and everything upstream of
+  /// them), so a walk over the stack may run part by part on several threads
+  /// and give the serial result. Empty: one part (a stack built elsewhere).
+  std::vector<std::uint32_t> stack_part;
+  /// Working storage of compute_stack(): each part's nodes.
+  std::vector<std::vector<std::uint32_t>> stack_work;
   /// Working storage of route_depression_free_d8() (width x height once
   /// used): the pit basin of each node at the last call (0 = drains to the
   /// border) and the flags of the nodes to flood (all zero between calls).
@@ -108,9 +116,19 @@ void compute_receivers_d8(const std::vector<double>& z, int width, int height, d
 /// implicit and parallel method to solve the stream power equation governing
 /// fluvial incision and landscape evolution", Geomorphology 180-181): a
 /// depth-first walk over the donors (the nodes whose receiver a node is) from
-/// each base node in index order. O(n), serial.
+/// each base node in index order. O(n). The base nodes are split into a
+/// fixed number of parts (by count, in index order), walked on up to
+/// `nthreads` threads and joined in order, so the stack is the serial one for
+/// every thread count; graph.stack_part records the parts.
 /// @throws std::logic_error when the receivers contain a cycle
-void compute_stack(flow_graph& graph);
+void compute_stack(flow_graph& graph, int nthreads = 1);
+
+/// Calls fn(begin, end) for each part of graph's stack (see
+/// flow_graph::stack_part) on up to `nthreads` threads: stack indices
+/// [begin, end) hold whole drainage trees, so a walk that reads and writes
+/// only a node and its receiver gives the serial result.
+void for_each_stack_part(const flow_graph& graph, int nthreads,
+                         const std::function<void(std::size_t, std::size_t)>& fn);
 
 /// Depression-free D8 routing in one call: receivers and stack of `z` after
 /// every closed depression is filled, where only the depressions are
@@ -149,8 +167,9 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
 std::vector<double> drainage_area_d8(const flow_graph& graph, double cell_size);
 
 /// drainage_area_d8() into `area` (resized to width x height), reusing its
-/// storage: the same values, without a new allocation per step.
-void drainage_area_d8(const flow_graph& graph, double cell_size, std::vector<double>& area);
+/// storage: the same values, without a new allocation per step, on up to
+/// `nthreads` threads (one per stack part; the same values for any count).
+void drainage_area_d8(const flow_graph& graph, double cell_size, std::vector<double>& area, int nthreads = 1);
 
 /// Multiple-flow-direction drainage area in m^2 after Freeman (1991,
 /// "Calculating catchment area with divergent flow based on a regular grid",
