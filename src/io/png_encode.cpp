@@ -500,7 +500,7 @@ class chunk_emitter {
     if (m_writing) return;
     m_writing = true;
     try {
-      while (m_next < static_cast<int>(m_ready.size()) && m_ready[static_cast<std::size_t>(m_next)] != 0) {
+      while (!m_failed && m_next < static_cast<int>(m_ready.size()) && m_ready[static_cast<std::size_t>(m_next)] != 0) {
         deflated_chunk next = std::move(m_waiting[static_cast<std::size_t>(m_next)]);
         const int index = m_next;
         lock.unlock();
