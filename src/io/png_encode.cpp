@@ -563,14 +563,21 @@ class chunk_emitter {
   const png_sink& m_sink;
 };
 
+// Where the deflate chunks lie in the image.
+struct chunk_layout {
+  int chunk_rows = 0, chunks = 0, height = 0;
+  std::size_t row = 0;  ///< bytes per row, without the filter byte
+  std::size_t bpp = 0;  ///< bytes per pixel
+};
+
 // Filters and deflates chunk `c` (rows [c * chunk_rows, ...)) on its own.
 // Each chunk filters its own rows, plus the rows before it that give the
 // 32 KiB it is primed with (the same filtered bytes the chunk before makes),
 // so no task waits for another and the filtered image is never held whole.
 template <class T>
-deflated_chunk deflate_chunk(int c, int chunks, int chunk_rows, int height, std::size_t row, std::size_t bpp,
-                             const row_supply<T>& supply, png_filter filter, const std::uint8_t (&header)[2],
-                             chunk_workspace<T>& w) {
+deflated_chunk deflate_chunk(int c, const chunk_layout& layout, const row_supply<T>& supply, png_filter filter,
+                             const std::uint8_t (&header)[2], chunk_workspace<T>& w) {
+  const auto [chunk_rows, chunks, height, row, bpp] = layout;
   const std::size_t stride = row + 1;
   const int first = c * chunk_rows, last = std::min(height, (c + 1) * chunk_rows);
   const std::size_t dictionary = std::min(static_cast<std::size_t>(first) * stride, k_window);
@@ -605,14 +612,15 @@ void stream_any(int width, int height, int channels, const row_supply<T>& supply
 
   sink(png_head(width, height, channels, static_cast<int>(8 * sizeof(T)), text));
   const int chunk_rows = png_chunk_rows(row);
-  const int chunks = (height + chunk_rows - 1) / chunk_rows;
+  const chunk_layout layout{chunk_rows, (height + chunk_rows - 1) / chunk_rows, height, row, bpp};
+  const int chunks = layout.chunks;
   chunk_emitter emitter(chunks, header, sink);
   workspace_pool<T> pool(methods);
   parallel_tasks(chunks, options.nthreads, [&](int c) {
     if (emitter.failed()) return;  // the file is lost: spare the work
     try {
       std::unique_ptr<chunk_workspace<T>> w = pool.take();
-      deflated_chunk chunk = deflate_chunk(c, chunks, chunk_rows, height, row, bpp, supply, options.filter, header, *w);
+      deflated_chunk chunk = deflate_chunk(c, layout, supply, options.filter, header, *w);
       pool.give_back(std::move(w));
       emitter.done(c, std::move(chunk));
     } catch (...) {
