@@ -12,6 +12,11 @@
 /// one zlib stream whose Adler-32 is combined from the chunks'. The bytes are
 /// therefore the same for every thread count (for a given zlib version), and
 /// the file is a standard, non-interlaced PNG any decoder reads.
+///
+/// stream_png hands the file over piece by piece, each chunk as soon as it
+/// and the chunks before it are deflated, so a caller can write and hash it
+/// while later chunks are still deflating; encode_png collects the same
+/// pieces into one vector.
 
 #include <cstdint>
 #include <functional>
