@@ -54,7 +54,7 @@ struct output_context {
   /// True once the caller asked to stop (thread-safe); long outputs poll it
   /// between blocks of rows and throw cancelled_error. Empty: never.
   std::function<bool()> stop_requested;
-  /// When set, an output whose one file is a PNG (height, normal, preview,
+  /// When set, an output whose one file is a PNG (height, normal, preview, biome,
   /// scalar maps) sends the file's bytes here piece by piece, in file order,
   /// as they are made, and returns encoded_file::streamed with no bytes;
   /// other outputs ignore it. Empty: every output returns its bytes.
