@@ -5,8 +5,10 @@
 #include <benchmark/benchmark.h>
 
 #include <map>
+#include <span>
 
 #include "landform/derive/surface.hpp"
+#include "landform/io/sha256.hpp"
 #include "landform/outputs/splat_output.hpp"
 #include "landform/outputs/surface_outputs.hpp"
 #include "landform/stages/opensimplex.hpp"
@@ -47,17 +49,23 @@ BENCHMARK(bm_horn_gradient)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// What a build hands its outputs, with `threads` for the maps and the encoder.
+output_context bench_context(const heightfield& h, const layer_set& layers, int threads, png_compression compression) {
+  output_context ctx(h, layers);
+  ctx.height_scale = 600.0;
+  ctx.nthreads = threads;
+  ctx.deflate.nthreads = threads;
+  ctx.deflate.compression = compression;
+  return ctx;
+}
+
 // One output kind, encoded as a build would.
 // (range 0: size, range 1: threads, also the encoder's).
 void run_output(benchmark::State& state, const output_kind& kind, const json& options, const std::string& format,
                 png_compression compression = png_compression::standard) {
   const heightfield& h = terrain(static_cast<int>(state.range(0)));
   const layer_set layers;
-  output_context ctx(h, layers);
-  ctx.height_scale = 600.0;
-  ctx.nthreads = static_cast<int>(state.range(1));
-  ctx.deflate.nthreads = ctx.nthreads;
-  ctx.deflate.compression = compression;
+  const output_context ctx = bench_context(h, layers, static_cast<int>(state.range(1)), compression);
   const json canonical = kind.canonical(options);
   for (auto _ : state) {
     encoded_file f = kind.encode(canonical, format, ctx);
@@ -72,6 +80,25 @@ void bm_normal_rgb8(benchmark::State& s) {
 // Issue 11's target 4: `"compression": "fast"` (igzip level 1).
 void bm_normal_rgb8_fast(benchmark::State& s) {
   run_output(s, normal_output_kind(), json::object(), "rgb8", png_compression::fast);
+}
+// The same with the SHA-256 the manifest takes, as `landform build` before
+// and after issue 11's streamed outputs (the file write aside): the whole
+// file encoded, then hashed; or each piece hashed as the encoder hands it
+// over, the file never held whole (range 2: 1 = streamed).
+void bm_normal_rgb8_fast_hashed(benchmark::State& state) {
+  const heightfield& h = terrain(static_cast<int>(state.range(0)));
+  const layer_set layers;
+  output_context ctx = bench_context(h, layers, static_cast<int>(state.range(1)), png_compression::fast);
+  const output_kind kind = normal_output_kind();
+  const json canonical = kind.canonical(json::object());
+  for (auto _ : state) {
+    sha256_stream hash;
+    if (state.range(2) != 0) ctx.stream = [&hash](std::span<const std::uint8_t> piece) { hash.update(piece); };
+    const encoded_file f = kind.encode(canonical, "rgb8", ctx);
+    if (!f.streamed) hash.update(f.bytes);
+    benchmark::DoNotOptimize(hash.hex());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(h.size()));
 }
 void bm_slope_r32(benchmark::State& s) {
   run_output(s, slope_output_kind(), json::object(), "r32");
@@ -90,6 +117,13 @@ void bm_splat_rgba8(benchmark::State& s) {
   BENCHMARK(name)->Args({1024, 1})->Args({1024, 2})->Args({4096, 2})->Unit(benchmark::kMillisecond)->UseRealTime()
 LANDFORM_MAP_BENCH(bm_normal_rgb8);
 BENCHMARK(bm_normal_rgb8_fast)->Args({4096, 1})->Args({4096, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_normal_rgb8_fast_hashed)
+    ->Args({4096, 1, 0})
+    ->Args({4096, 1, 1})
+    ->Args({4096, 2, 0})
+    ->Args({4096, 2, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 LANDFORM_MAP_BENCH(bm_slope_r32);
 LANDFORM_MAP_BENCH(bm_curvature_r32);
 LANDFORM_MAP_BENCH(bm_preview_rgb8);

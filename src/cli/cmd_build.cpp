@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
+#include <span>
 
 #include "build_timings.hpp"
 #include "cli_common.hpp"
@@ -60,6 +62,13 @@ class progress_line {
   int m_last = -1;
   std::string m_stage;
 };
+
+// A staged file of `tx` as encode_outputs streams into it; dropped
+// unfinished, the temporary file goes (staged_file's destructor).
+file_stream staged_stream(file_transaction& tx, const std::string& name) {
+  auto file = std::make_shared<staged_file>(tx.open(name));
+  return {[file](std::span<const std::uint8_t> piece) { file->write(piece); }, [file] { file->finish(); }};
+}
 
 void stop_if_interrupted() {
   if (interrupt_guard::requested()) throw cancelled_error();
@@ -156,16 +165,17 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
   file_transaction::remove_stale_temporaries(o.out_dir);
   const json previous = read_json_or_null(std::filesystem::path(o.out_dir) / "manifest.json");
   // Each file goes to its temporary file as soon as it is encoded (memory
-  // holds one encoded file, not all); all are renamed at the end, so a
-  // failure at any point leaves no partial file behind (unwinding removes
-  // the temporaries).
+  // holds one encoded file, not all), a PNG piece by piece as it is
+  // deflated; all are renamed at the end, so a failure at any point leaves
+  // no partial file behind (unwinding removes the temporaries).
   file_transaction tx(o.out_dir);
-  const auto files =
-      encode_outputs(p, result, o.threads, run.stop_requested, timing ? timings.output_recorder(p) : output_timer(),
-                     [&tx](const encoded_output& f) {
-                       tx.stage(f.spec.file, f.bytes);
-                       stop_if_interrupted();
-                     });
+  const auto files = encode_outputs(
+      p, result, o.threads, run.stop_requested, timing ? timings.output_recorder(p) : output_timer(),
+      [&tx](const encoded_output& f) {
+        if (!f.streamed) tx.stage(f.spec.file, f.bytes);
+        stop_if_interrupted();
+      },
+      [&tx](const std::string& name) { return staged_stream(tx, name); });
   const json manifest = make_manifest(p, h, files, &result);
   const std::string manifest_text = manifest.dump(2) + "\n";
   const std::vector<std::string> stale = stale_files(previous, files);

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cerrno>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
@@ -92,24 +93,28 @@ int create_temp(const fs::path& final_path, fs::path& temp_path) {
   throw_write_error(final_path, std::make_error_code(std::errc::file_exists));
 }
 
-/// Writes all of `bytes`, flushes and closes `fd`. Returns the first error.
-std::error_code write_and_close(int fd, const std::vector<std::uint8_t>& bytes) {
-  std::error_code error;
-  const std::uint8_t* next = bytes.data();
-  std::size_t left = bytes.size();
+/// Writes all of `piece` to `fd`. Returns the first error.
+std::error_code write_all(int fd, std::span<const std::uint8_t> piece) {
+  const std::uint8_t* next = piece.data();
+  std::size_t left = piece.size();
   while (left > 0) {
     const std::size_t chunk = left < (std::size_t{1} << 30) ? left : (std::size_t{1} << 30);
     const ssize_t written = ::write(fd, next, chunk);
     if (written < 0) {
       if (errno == EINTR) continue;
-      error = last_error();
-      break;
+      return last_error();
     }
     next += written;
     left -= static_cast<std::size_t>(written);
   }
+  return {};
+}
+
+/// Flushes `fd` to disk and closes it. Returns the first error.
+std::error_code flush_and_close(int fd) {
+  std::error_code error;
   // EINVAL: the file system does not support fsync; the data is still written.
-  if (!error && ::fsync(fd) != 0 && errno != EINVAL) error = last_error();
+  if (::fsync(fd) != 0 && errno != EINVAL) error = last_error();
   // On Linux the descriptor is released even when close reports EINTR.
   if (::close(fd) != 0 && !error && errno != EINTR) error = last_error();
   return error;
@@ -124,27 +129,33 @@ file_transaction::~file_transaction() {
 }
 
 void file_transaction::stage(const std::string& relative_name, const std::vector<std::uint8_t>& bytes) {
-  const auto [name, inserted] = m_names.insert(normalise_name(relative_name));
-  if (!inserted) throw std::invalid_argument("file_transaction: '" + *name + "' staged twice");
+  staged_file file = open(relative_name);
+  file.write(bytes);
+  file.finish();
+}
+
+staged_file file_transaction::open(const std::string& relative_name) {
+  std::string name;
+  fs::path final_path, temp_path;
+  const int fd = create_entry(relative_name, name, final_path, temp_path);
+  return {*this, std::move(name), std::move(final_path), std::move(temp_path), fd};
+}
+
+int file_transaction::create_entry(const std::string& relative_name, std::string& name, fs::path& final_path,
+                                   fs::path& temp_path) {
+  const auto [reserved, inserted] = m_names.insert(normalise_name(relative_name));
+  if (!inserted) throw std::invalid_argument("file_transaction: '" + *reserved + "' staged twice");
   try {
-    const fs::path final_path = m_dir / *name;
+    final_path = m_dir / *reserved;
     const fs::path parent = final_path.parent_path();
-    // Reserve first so that recording the entry cannot fail once the file exists.
+    // Reserve first so that recording the entry rarely fails once the file exists.
     m_entries.reserve(m_entries.size() + 1);
     if (!parent.empty()) create_parent(parent);
     check_inside(final_path);
-
-    fs::path temp_path;
-    const int fd = create_temp(final_path, temp_path);
-    const std::error_code error = write_and_close(fd, bytes);
-    if (error) {
-      std::error_code ignored;
-      fs::remove(temp_path, ignored);
-      throw_write_error(final_path, error);
-    }
-    m_entries.push_back({final_path, std::move(temp_path)});
+    name = *reserved;
+    return create_temp(final_path, temp_path);
   } catch (...) {
-    m_names.erase(name);
+    m_names.erase(reserved);
     throw;
   }
 }
@@ -266,6 +277,58 @@ void file_transaction::discard_from(std::size_t first) noexcept {
   m_entries.clear();
   m_names.clear();
   m_created_dirs.clear();
+}
+
+staged_file::staged_file(file_transaction& owner, std::string name, fs::path final_path, fs::path temp_path,
+                         int fd) noexcept
+    : m_owner(&owner),
+      m_name(std::move(name)),
+      m_final_path(std::move(final_path)),
+      m_temp_path(std::move(temp_path)),
+      m_fd(fd) {}
+
+staged_file::staged_file(staged_file&& other) noexcept
+    : m_owner(std::exchange(other.m_owner, nullptr)),
+      m_name(std::move(other.m_name)),
+      m_final_path(std::move(other.m_final_path)),
+      m_temp_path(std::move(other.m_temp_path)),
+      m_fd(std::exchange(other.m_fd, -1)) {}
+
+staged_file::~staged_file() {
+  if (m_owner != nullptr) abandon();
+}
+
+void staged_file::write(std::span<const std::uint8_t> piece) {
+  if (m_owner == nullptr) throw std::logic_error("staged_file: write after finish or failure");
+  const std::error_code error = write_all(m_fd, piece);
+  if (!error) return;
+  abandon();
+  throw_write_error(m_final_path, error);
+}
+
+void staged_file::finish() {
+  if (m_owner == nullptr) throw std::logic_error("staged_file: finish after finish or failure");
+  const std::error_code error = flush_and_close(std::exchange(m_fd, -1));
+  if (error) {
+    abandon();
+    throw_write_error(m_final_path, error);
+  }
+  try {
+    m_owner->m_entries.push_back({m_final_path, m_temp_path});
+  } catch (...) {
+    abandon();
+    throw;
+  }
+  m_owner = nullptr;
+}
+
+void staged_file::abandon() noexcept {
+  if (m_fd >= 0) ::close(m_fd);
+  m_fd = -1;
+  std::error_code ignored;
+  fs::remove(m_temp_path, ignored);
+  m_owner->m_names.erase(m_name);
+  m_owner = nullptr;
 }
 
 }  // namespace landform

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -448,56 +449,10 @@ struct deflated_chunk {
   std::size_t filtered_bytes = 0;
 };
 
-template <class T>
-byte_vector encode_any(int width, int height, int channels, const row_supply<T>& supply,
-                       const std::vector<std::pair<std::string, std::string>>& text, const png_options& options) {
-  const std::size_t row = checked_row_bytes(
-      width, height, channels, static_cast<int>(sizeof(T)),
-      supply.samples != nullptr ? static_cast<const void*>(supply.samples) : static_cast<const void*>(supply.source));
-  check_text(text);
-  const std::size_t bpp = static_cast<std::size_t>(channels) * sizeof(T);
-  const std::size_t stride = row + 1;
-  const auto methods = deflate_methods(options.compression);
-  const auto [cmf, flg] = zlib_header(options.compression);
-  const std::uint8_t header[2] = {cmf, flg};
-
-  // Each chunk filters its own rows, plus the rows before it that give the
-  // 32 KiB it is primed with (the same filtered bytes the chunk before
-  // makes), so no task waits for another and the filtered image is never
-  // held whole.
-  const int chunk_rows = png_chunk_rows(row);
-  const int chunks = (height + chunk_rows - 1) / chunk_rows;
-  std::vector<deflated_chunk> done(static_cast<std::size_t>(chunks));
-  workspace_pool<T> pool(methods);
-  parallel_tasks(chunks, options.nthreads, [&](int c) {
-    const int first = c * chunk_rows, last = std::min(height, (c + 1) * chunk_rows);
-    const std::size_t dictionary = std::min(static_cast<std::size_t>(first) * stride, k_window);
-    const int from = first - static_cast<int>((dictionary + stride - 1) / stride);
-    std::unique_ptr<chunk_workspace<T>> w = pool.take();
-    const T* block = supply.rows(from > 0 ? from - 1 : from, last, w->samples);
-    w->filtered.resize(static_cast<std::size_t>(last - from) * stride);
-    filter_rows(block, row, bpp, from, last, options.filter, w->filtered.data(), w->filter);
-    const std::uint8_t* begin = w->filtered.data() + static_cast<std::size_t>(first - from) * stride;
-    const std::size_t size = static_cast<std::size_t>(last - first) * stride;
-    deflated_chunk& out = done[static_cast<std::size_t>(c)];
-    out.piece = w->smallest_piece(begin, size, dictionary, c + 1 == chunks);
-    out.adler = adler32(adler32(0L, nullptr, 0), begin, static_cast<uInt>(size));
-    pool.give_back(std::move(w));
-    out.filtered_bytes = size;
-    out.crc = crc32(0L, reinterpret_cast<const Bytef*>("IDAT"), 4);
-    if (c == 0) out.crc = crc32(out.crc, header, 2);
-    out.crc = crc32(out.crc, out.piece.data(), static_cast<uInt>(out.piece.size()));
-  });
-  uLong adler = done[0].adler;
-  for (std::size_t c = 1; c < done.size(); ++c) {
-    adler = adler32_combine(adler, done[c].adler, static_cast<z_off_t>(done[c].filtered_bytes));
-  }
-
-  std::size_t total = 8 + 25 + 12 + 6;
-  for (const auto& chunk : done) total += chunk.piece.size() + 12;
-  for (const auto& [key, value] : text) total += key.size() + value.size() + 13;
+// The signature, IHDR and the tEXt chunks: everything before the image data.
+byte_vector png_head(int width, int height, int channels, int bit_depth,
+                     const std::vector<std::pair<std::string, std::string>>& text) {
   byte_vector out;
-  out.reserve(total);
   static constexpr std::uint8_t k_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   out.insert(out.end(), k_signature, k_signature + 8);
 
@@ -505,7 +460,7 @@ byte_vector encode_any(int width, int height, int channels, const row_supply<T>&
   put_be32(ihdr, static_cast<std::uint32_t>(width));
   put_be32(ihdr, static_cast<std::uint32_t>(height));
   static constexpr std::uint8_t k_colour_type[5] = {0, 0, 4, 2, 6};
-  ihdr.push_back(static_cast<std::uint8_t>(8 * sizeof(T)));
+  ihdr.push_back(static_cast<std::uint8_t>(bit_depth));
   ihdr.push_back(k_colour_type[channels]);
   ihdr.insert(ihdr.end(), {0, 0, 0});  // deflate, adaptive filtering method, no interlace
   put_chunk(out, "IHDR", {{ihdr.data(), ihdr.size()}});
@@ -517,25 +472,186 @@ byte_vector encode_any(int width, int height, int channels, const row_supply<T>&
                {&k_nul, 1},
                {reinterpret_cast<const std::uint8_t*>(value.data()), value.size()}});
   }
+  return out;
+}
 
-  // One IDAT per deflate chunk: the first starts with the zlib header, the
-  // last ends with the Adler-32 of all the filtered bytes.
-  const std::uint8_t trailer[4] = {
-      static_cast<std::uint8_t>(adler >> 24), static_cast<std::uint8_t>((adler >> 16) & 0xFFu),
-      static_cast<std::uint8_t>((adler >> 8) & 0xFFu), static_cast<std::uint8_t>(adler & 0xFFu)};
-  for (int c = 0; c < chunks; ++c) {
-    deflated_chunk& chunk = done[static_cast<std::size_t>(c)];
-    const std::size_t header_size = c == 0 ? 2 : 0, trailer_size = c + 1 == chunks ? 4 : 0;
-    if (trailer_size > 0) chunk.crc = crc32(chunk.crc, trailer, 4);
-    put_be32(out, static_cast<std::uint32_t>(header_size + chunk.piece.size() + trailer_size));
-    out.insert(out.end(), {'I', 'D', 'A', 'T'});
-    out.insert(out.end(), header, header + header_size);
-    out.insert(out.end(), chunk.piece.begin(), chunk.piece.end());
-    out.insert(out.end(), trailer, trailer + trailer_size);
-    put_be32(out, static_cast<std::uint32_t>(chunk.crc));
-    byte_vector().swap(chunk.piece);
+// Hands finished chunks to the sink as IDAT chunks, in chunk order, as soon
+// as a chunk and all before it are done: the task that completes the next
+// chunk writes it (and any later ones already waiting), one task at a time,
+// while the other tasks go on deflating rather than wait for the write. One
+// IDAT per chunk: the first starts with the zlib header, the last ends with
+// the Adler-32 of all the filtered bytes, combined in chunk order.
+class chunk_emitter {
+ public:
+  chunk_emitter(int chunks, const std::uint8_t (&header)[2], const png_sink& sink)
+      : m_waiting(static_cast<std::size_t>(chunks)),
+        m_ready(static_cast<std::size_t>(chunks), 0),
+        m_header{header[0], header[1]},
+        m_sink(sink) {}
+
+  // Chunk `c` is deflated: writes it now if it is the next one, else leaves
+  // it for the task writing the chunks before it. After a failure (fail(),
+  // or the sink threw) nothing more is written.
+  void done(int c, deflated_chunk chunk) {
+    std::unique_lock lock(m_mutex);
+    if (m_failed) return;
+    m_waiting[static_cast<std::size_t>(c)] = std::move(chunk);
+    m_ready[static_cast<std::size_t>(c)] = 1;
+    if (m_writing) return;
+    m_writing = true;
+    try {
+      while (!m_failed && m_next < static_cast<int>(m_ready.size()) && m_ready[static_cast<std::size_t>(m_next)] != 0) {
+        deflated_chunk next = std::move(m_waiting[static_cast<std::size_t>(m_next)]);
+        const int index = m_next;
+        lock.unlock();
+        write(index, next);
+        lock.lock();
+        ++m_next;
+      }
+    } catch (...) {
+      if (!lock.owns_lock()) lock.lock();
+      m_failed = true;
+      m_writing = false;
+      throw;
+    }
+    m_writing = false;
   }
-  put_chunk(out, "IEND", {});
+
+  // A task failed: later chunks are not written (their tasks may stop).
+  void fail() {
+    const std::lock_guard lock(m_mutex);
+    m_failed = true;
+  }
+  [[nodiscard]] bool failed() {
+    const std::lock_guard lock(m_mutex);
+    return m_failed;
+  }
+  // Every chunk went to the sink.
+  [[nodiscard]] bool complete() {
+    const std::lock_guard lock(m_mutex);
+    return !m_failed && m_next == static_cast<int>(m_ready.size());
+  }
+
+ private:
+  // Only the writing task runs this, so m_adler needs no lock.
+  void write(int c, deflated_chunk& chunk) {
+    const bool first = c == 0, last = c + 1 == static_cast<int>(m_ready.size());
+    m_adler = first ? chunk.adler : adler32_combine(m_adler, chunk.adler, static_cast<z_off_t>(chunk.filtered_bytes));
+    byte_vector head;
+    put_be32(head, static_cast<std::uint32_t>((first ? 2 : 0) + chunk.piece.size() + (last ? 4 : 0)));
+    head.insert(head.end(), {'I', 'D', 'A', 'T'});
+    if (first) head.insert(head.end(), m_header, m_header + 2);
+    m_sink(head);
+    m_sink(chunk.piece);
+    byte_vector tail;
+    if (last) {
+      put_be32(tail, static_cast<std::uint32_t>(m_adler));
+      chunk.crc = crc32(chunk.crc, tail.data(), 4);
+    }
+    put_be32(tail, static_cast<std::uint32_t>(chunk.crc));
+    m_sink(tail);
+  }
+
+  std::mutex m_mutex;
+  std::vector<deflated_chunk> m_waiting;  ///< done, not yet written
+  std::vector<char> m_ready;
+  int m_next = 0;          ///< the next chunk to write
+  bool m_writing = false;  ///< a task is in the write loop
+  bool m_failed = false;
+  uLong m_adler = 0;
+  std::uint8_t m_header[2];
+  const png_sink& m_sink;
+};
+
+// Where the deflate chunks lie in the image.
+struct chunk_layout {
+  int chunk_rows = 0, chunks = 0, height = 0;
+  std::size_t row = 0;  ///< bytes per row, without the filter byte
+  std::size_t bpp = 0;  ///< bytes per pixel
+};
+
+// Filters and deflates chunk `c` (rows [c * chunk_rows, ...)) on its own.
+// Each chunk filters its own rows, plus the rows before it that give the
+// 32 KiB it is primed with (the same filtered bytes the chunk before makes),
+// so no task waits for another and the filtered image is never held whole.
+template <class T>
+deflated_chunk deflate_chunk(int c, const chunk_layout& layout, const row_supply<T>& supply, png_filter filter,
+                             const std::uint8_t (&header)[2], chunk_workspace<T>& w) {
+  const auto [chunk_rows, chunks, height, row, bpp] = layout;
+  const std::size_t stride = row + 1;
+  const int first = c * chunk_rows, last = std::min(height, (c + 1) * chunk_rows);
+  const std::size_t dictionary = std::min(static_cast<std::size_t>(first) * stride, k_window);
+  const int from = first - static_cast<int>((dictionary + stride - 1) / stride);
+  const T* block = supply.rows(from > 0 ? from - 1 : from, last, w.samples);
+  w.filtered.resize(static_cast<std::size_t>(last - from) * stride);
+  filter_rows(block, row, bpp, from, last, filter, w.filtered.data(), w.filter);
+  const std::uint8_t* begin = w.filtered.data() + static_cast<std::size_t>(first - from) * stride;
+  const std::size_t size = static_cast<std::size_t>(last - first) * stride;
+  deflated_chunk out;
+  out.piece = w.smallest_piece(begin, size, dictionary, c + 1 == chunks);
+  out.adler = adler32(adler32(0L, nullptr, 0), begin, static_cast<uInt>(size));
+  out.filtered_bytes = size;
+  out.crc = crc32(0L, reinterpret_cast<const Bytef*>("IDAT"), 4);
+  if (c == 0) out.crc = crc32(out.crc, header, 2);
+  out.crc = crc32(out.crc, out.piece.data(), static_cast<uInt>(out.piece.size()));
+  return out;
+}
+
+template <class T>
+void stream_any(int width, int height, int channels, const row_supply<T>& supply, const png_sink& sink,
+                const std::vector<std::pair<std::string, std::string>>& text, const png_options& options) {
+  const std::size_t row = checked_row_bytes(
+      width, height, channels, static_cast<int>(sizeof(T)),
+      supply.samples != nullptr ? static_cast<const void*>(supply.samples) : static_cast<const void*>(supply.source));
+  check_text(text);
+  if (!sink) throw std::invalid_argument("stream_png: empty sink");
+  const std::size_t bpp = static_cast<std::size_t>(channels) * sizeof(T);
+  const auto methods = deflate_methods(options.compression);
+  const auto [cmf, flg] = zlib_header(options.compression);
+  const std::uint8_t header[2] = {cmf, flg};
+
+  sink(png_head(width, height, channels, static_cast<int>(8 * sizeof(T)), text));
+  const int chunk_rows = png_chunk_rows(row);
+  const chunk_layout layout{chunk_rows, (height + chunk_rows - 1) / chunk_rows, height, row, bpp};
+  const int chunks = layout.chunks;
+  chunk_emitter emitter(chunks, header, sink);
+  workspace_pool<T> pool(methods);
+  parallel_tasks(chunks, options.nthreads, [&](int c) {
+    if (emitter.failed()) return;  // the file is lost: spare the work
+    try {
+      std::unique_ptr<chunk_workspace<T>> w = pool.take();
+      deflated_chunk chunk = deflate_chunk(c, layout, supply, options.filter, header, *w);
+      pool.give_back(std::move(w));
+      emitter.done(c, std::move(chunk));
+    } catch (...) {
+      emitter.fail();
+      throw;
+    }
+  });
+  if (!emitter.complete()) throw std::logic_error("stream_png: a chunk was not written");
+  byte_vector end;
+  put_chunk(end, "IEND", {});
+  sink(end);
+}
+
+// stream_any's pieces joined into one vector, allocated once at the end
+// (the pieces are held meanwhile, as the encoder held its chunks before).
+template <class T>
+byte_vector encode_any(int width, int height, int channels, const row_supply<T>& supply,
+                       const std::vector<std::pair<std::string, std::string>>& text, const png_options& options) {
+  std::vector<byte_vector> pieces;
+  stream_any(
+      width, height, channels, supply,
+      [&pieces](std::span<const std::uint8_t> piece) { pieces.emplace_back(piece.begin(), piece.end()); }, text,
+      options);
+  std::size_t total = 0;
+  for (const auto& piece : pieces) total += piece.size();
+  byte_vector out;
+  out.reserve(total);
+  for (auto& piece : pieces) {
+    out.insert(out.end(), piece.begin(), piece.end());
+    byte_vector().swap(piece);
+  }
   return out;
 }
 
@@ -586,6 +702,34 @@ std::vector<std::uint8_t> encode_png_rows(int width, int height, int channels,
   return encode_any(width, height, channels,
                     row_supply<std::uint16_t>{nullptr, rows ? &rows : nullptr, sample_count(width, channels)}, text,
                     options);
+}
+
+void stream_png(int width, int height, int channels, const std::uint8_t* samples, const png_sink& sink,
+                const std::vector<std::pair<std::string, std::string>>& text, const png_options& options) {
+  stream_any(width, height, channels, row_supply<std::uint8_t>{samples, nullptr, sample_count(width, channels)}, sink,
+             text, options);
+}
+
+void stream_png(int width, int height, int channels, const std::uint16_t* samples, const png_sink& sink,
+                const std::vector<std::pair<std::string, std::string>>& text, const png_options& options) {
+  stream_any(width, height, channels, row_supply<std::uint16_t>{samples, nullptr, sample_count(width, channels)}, sink,
+             text, options);
+}
+
+void stream_png_rows(int width, int height, int channels, const png_row_source<std::uint8_t>& rows,
+                     const png_sink& sink, const std::vector<std::pair<std::string, std::string>>& text,
+                     const png_options& options) {
+  stream_any(width, height, channels,
+             row_supply<std::uint8_t>{nullptr, rows ? &rows : nullptr, sample_count(width, channels)}, sink, text,
+             options);
+}
+
+void stream_png_rows(int width, int height, int channels, const png_row_source<std::uint16_t>& rows,
+                     const png_sink& sink, const std::vector<std::pair<std::string, std::string>>& text,
+                     const png_options& options) {
+  stream_any(width, height, channels,
+             row_supply<std::uint16_t>{nullptr, rows ? &rows : nullptr, sample_count(width, channels)}, sink, text,
+             options);
 }
 
 }  // namespace landform

@@ -105,7 +105,12 @@ encoded_file encode_biome(const biome_output_options& o, const std::string&, con
     }
   });
   encoded_file out;
-  out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data(), ctx.deflate);
+  if (ctx.stream) {
+    stream_png(ctx.width, ctx.height, 3, rgb.data(), ctx.stream, {}, ctx.deflate);
+    out.streamed = true;
+  } else {
+    out.bytes = encode_png_rgb8(ctx.width, ctx.height, rgb.data(), ctx.deflate);
+  }
   out.encoding = "PNG RGB 8-bit, biome colours from height and moisture (seed document 002)";
   out.extra = {{"moisture_layer", o.moisture_layer},
                {"moisture_found", layer != nullptr},

@@ -114,7 +114,11 @@ encoded_file encode_normal(const normal_options& o, const std::string& format, c
     };
     out.encoding = f.summary + ", channel = round((n + 1) / 2 * 255)";
   }
-  out.bytes = f.write(r);
+  if (f.write_to(r, ctx.stream)) {
+    out.streamed = true;
+  } else {
+    out.bytes = f.write(r);
+  }
   out.extra["convention"] =
       o.convention == normal_options::convention_kind::opengl ? "opengl (+Y up)" : "directx (+Y down)";
   out.extra["space"] = "tangent space: R = +x east, G = +y, B = +z up";

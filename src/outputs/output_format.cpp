@@ -14,33 +14,31 @@ namespace {
 // ---------------------------------------------------------------- encoders
 // One per container and sample type; the table below names them.
 
+// 8-bit PNGs carry no tEXt chunk.
 std::vector<std::uint8_t> png8(const raster& r) {
   if (r.u8_rows) return encode_png_rows(r.width, r.height, r.channels, r.u8_rows, {}, r.deflate);
-  switch (r.channels) {
-    case 1:
-      return encode_png_gray8(r.width, r.height, r.u8.data(), r.deflate);
-    case 3:
-      return encode_png_rgb8(r.width, r.height, r.u8.data(), r.deflate);
-    default:
-      return encode_png_rgba8(r.width, r.height, r.u8.data(), r.deflate);
-  }
+  return encode_png(r.width, r.height, r.channels, r.u8.data(), {}, r.deflate);
+}
+
+void png8_stream(const raster& r, const png_sink& sink) {
+  if (r.u8_rows) return stream_png_rows(r.width, r.height, r.channels, r.u8_rows, sink, {}, r.deflate);
+  stream_png(r.width, r.height, r.channels, r.u8.data(), sink, {}, r.deflate);
 }
 
 // 16-bit PNGs: greyscale carries the provenance tEXt chunks (as it always has);
 // RGB and RGBA write none, so their bytes depend on the samples only.
+std::vector<std::pair<std::string, std::string>> png16_text(const raster& r) {
+  return r.channels == 1 ? r.text : std::vector<std::pair<std::string, std::string>>{};
+}
+
 std::vector<std::uint8_t> png16(const raster& r) {
-  if (r.u16_rows) {
-    return encode_png_rows(r.width, r.height, r.channels, r.u16_rows,
-                           r.channels == 1 ? r.text : std::vector<std::pair<std::string, std::string>>{}, r.deflate);
-  }
-  switch (r.channels) {
-    case 1:
-      return encode_png_gray16(r.width, r.height, r.u16.data(), r.text, r.deflate);
-    case 3:
-      return encode_png_rgb16(r.width, r.height, r.u16.data(), r.deflate);
-    default:
-      return encode_png_rgba16(r.width, r.height, r.u16.data(), r.deflate);
-  }
+  if (r.u16_rows) return encode_png_rows(r.width, r.height, r.channels, r.u16_rows, png16_text(r), r.deflate);
+  return encode_png(r.width, r.height, r.channels, r.u16.data(), png16_text(r), r.deflate);
+}
+
+void png16_stream(const raster& r, const png_sink& sink) {
+  if (r.u16_rows) return stream_png_rows(r.width, r.height, r.channels, r.u16_rows, sink, png16_text(r), r.deflate);
+  stream_png(r.width, r.height, r.channels, r.u16.data(), sink, png16_text(r), r.deflate);
 }
 
 std::vector<std::uint8_t> raw16(const raster& r) {
@@ -78,15 +76,15 @@ using st = sample_type;
 // The format table. Adding a format: one line here, then list its name in the
 // output kinds that may write it.
 const std::vector<output_format> k_formats = {
-    // {name, extension, summary, channels, sample type, byte order, encoder}
-    {"png16", "png", "PNG greyscale 16-bit, no gamma chunk", {1}, st::uint16, "big-endian", &png16},
-    {"png8", "png", "PNG greyscale 8-bit", {1}, st::uint8, "n/a", &png8},
+    // {name, extension, summary, channels, sample type, byte order, encoder[, stream encoder]}
+    {"png16", "png", "PNG greyscale 16-bit, no gamma chunk", {1}, st::uint16, "big-endian", &png16, &png16_stream},
+    {"png8", "png", "PNG greyscale 8-bit", {1}, st::uint8, "n/a", &png8, &png8_stream},
     {"raw16", "raw", "headerless uint16", {1}, st::uint16, "little-endian", &raw16},
     {"r32", "r32", "headerless IEEE-754 float32", {1}, st::float32, "little-endian", &raw32},
-    {"rgb8", "png", "PNG RGB 8-bit", {3}, st::uint8, "n/a", &png8},
-    {"rgb16", "png", "PNG RGB 16-bit", {3}, st::uint16, "big-endian", &png16},
-    {"rgba8", "png", "PNG RGBA 8-bit", {4}, st::uint8, "n/a", &png8},
-    {"rgba16", "png", "PNG RGBA 16-bit", {4}, st::uint16, "big-endian", &png16},
+    {"rgb8", "png", "PNG RGB 8-bit", {3}, st::uint8, "n/a", &png8, &png8_stream},
+    {"rgb16", "png", "PNG RGB 16-bit", {3}, st::uint16, "big-endian", &png16, &png16_stream},
+    {"rgba8", "png", "PNG RGBA 8-bit", {4}, st::uint8, "n/a", &png8, &png8_stream},
+    {"rgba16", "png", "PNG RGBA 16-bit", {4}, st::uint16, "big-endian", &png16, &png16_stream},
     {"tiff16", "tif", "TIFF uint16, uncompressed", {1, 3, 4}, st::uint16, "little-endian", &tiff16},
     {"tiff32", "tif", "TIFF IEEE-754 float32, uncompressed", {1, 3, 4}, st::float32, "little-endian", &tiff32},
     {"exr", "exr", "OpenEXR float32, ZIP", {1, 2, 3, 4}, st::float32, "little-endian", &exr32},
@@ -121,6 +119,25 @@ std::size_t samples_of(const raster& r, sample_type t) {
   }
 }
 
+// Throws std::invalid_argument unless `r` fits `f` (output_format::write);
+// returns true when its samples come from a row source.
+bool checked_rows(const output_format& f, const raster& r) {
+  if (!f.takes_channels(r.channels)) {
+    throw std::invalid_argument("format " + f.name + ": cannot store " + std::to_string(r.channels) + " channels");
+  }
+  const std::size_t expected = static_cast<std::size_t>(r.width < 0 ? 0 : r.width) *
+                               static_cast<std::size_t>(r.height < 0 ? 0 : r.height) *
+                               static_cast<std::size_t>(r.channels);
+  const bool from_rows = (f.samples == sample_type::uint8 && r.u8_rows && r.u8.empty()) ||
+                         (f.samples == sample_type::uint16 && r.u16_rows && r.u16.empty());
+  if (!from_rows && samples_of(r, f.samples) != expected) {
+    throw std::invalid_argument("format " + f.name + ": " + std::to_string(samples_of(r, f.samples)) +
+                                " samples for an image of " + std::to_string(r.width) + " x " +
+                                std::to_string(r.height) + " x " + std::to_string(r.channels));
+  }
+  return from_rows;
+}
+
 }  // namespace
 
 int output_format::bit_depth() const {
@@ -142,26 +159,20 @@ bool output_format::takes_channels(int n) const {
 }
 
 std::vector<std::uint8_t> output_format::write(const raster& r) const {
-  if (!takes_channels(r.channels)) {
-    throw std::invalid_argument("format " + name + ": cannot store " + std::to_string(r.channels) + " channels");
-  }
-  const std::size_t expected = static_cast<std::size_t>(r.width < 0 ? 0 : r.width) *
-                               static_cast<std::size_t>(r.height < 0 ? 0 : r.height) *
-                               static_cast<std::size_t>(r.channels);
-  const bool streamed = (samples == sample_type::uint8 && r.u8_rows && r.u8.empty()) ||
-                        (samples == sample_type::uint16 && r.u16_rows && r.u16.empty());
-  if (streamed && extension != "png") {
+  if (checked_rows(*this, r) && extension != "png") {
     raster whole = r;
     if (samples == sample_type::uint8) whole.u8 = all_rows(r, r.u8_rows);
     if (samples == sample_type::uint16) whole.u16 = all_rows(r, r.u16_rows);
     return encode(whole);
   }
-  if (!streamed && samples_of(r, samples) != expected) {
-    throw std::invalid_argument("format " + name + ": " + std::to_string(samples_of(r, samples)) +
-                                " samples for an image of " + std::to_string(r.width) + " x " +
-                                std::to_string(r.height) + " x " + std::to_string(r.channels));
-  }
   return encode(r);
+}
+
+bool output_format::write_to(const raster& r, const png_sink& sink) const {
+  if (stream == nullptr || !sink) return false;
+  (void)checked_rows(*this, r);
+  stream(r, sink);
+  return true;
 }
 
 const std::vector<output_format>& output_formats() {
@@ -205,7 +216,11 @@ encoded_raster encode_unit_samples(std::vector<float> unit, int width, int heigh
     out.clipped = q.clipped;
     r.u16 = std::move(q.values);
   }
-  out.bytes = format.write(r);
+  if (format.write_to(r, settings.stream)) {
+    out.streamed = true;
+  } else {
+    out.bytes = format.write(r);
+  }
   return out;
 }
 

@@ -34,7 +34,7 @@ georeference output_context::placement() const {
 }
 
 file_settings output_context::write_settings() const {
-  return {png_text, placement(), deflate};
+  return {png_text, placement(), deflate, stream};
 }
 
 void output_registry::add(output_kind kind) {
@@ -106,6 +106,7 @@ encoded_file encode_scalar(std::vector<float> values, int width, int height, con
   encoded_raster q = encode_unit_samples(std::move(values), width, height, 1, f, settings);
   out.clipped = q.clipped;
   out.bytes = std::move(q.bytes);
+  out.streamed = q.streamed;
   encoding << f.summary << ", value = round((" << meaning << " - lo) / (hi - lo) * " << ((1 << f.bit_depth()) - 1)
            << ")";
   encoding << ", lo = " << number_text(lo) << ", hi = " << number_text(hi);

@@ -238,9 +238,15 @@ void preview_rows(const preview_plan& plan, int first, int last, std::uint8_t* o
 encoded_file encode_preview(const preview_options& o, const std::string&, const output_context& ctx) {
   const preview_plan plan = plan_preview(o, ctx);
   encoded_file out;
-  out.bytes = encode_png_rows(
-      ctx.width, ctx.height, 3,
-      [&plan](int first, int last, std::uint8_t* rows) { preview_rows(plan, first, last, rows); }, {}, ctx.deflate);
+  const png_row_source<std::uint8_t> rows = [&plan](int first, int last, std::uint8_t* block) {
+    preview_rows(plan, first, last, block);
+  };
+  if (ctx.stream) {
+    stream_png_rows(ctx.width, ctx.height, 3, rows, ctx.stream, {}, ctx.deflate);
+    out.streamed = true;
+  } else {
+    out.bytes = encode_png_rows(ctx.width, ctx.height, 3, rows, {}, ctx.deflate);
+  }
   out.encoding = "PNG RGB 8-bit, hypsometric colour x hillshade (preview, not data)";
   return out;
 }

@@ -4,6 +4,9 @@
 #include <cctype>
 #include <chrono>
 #include <filesystem>
+#include <optional>
+#include <span>
+#include <stdexcept>
 
 #include "landform/io/sha256.hpp"
 #include "landform/outputs/output_kind.hpp"
@@ -261,11 +264,51 @@ std::string preset_hash(const json& canonical) {
 
 namespace {
 
-// The manifest entry of one written file.
-encoded_output describe(const output_spec& spec, encoded_file file, const build_result& result) {
+// What the manifest says of a file's bytes.
+struct file_digest {
+  std::size_t size = 0;
+  std::string sha256;
+};
+
+// One output's streamed file: opened at its first piece (an output that does
+// not stream opens nothing), counted and hashed as the pieces go by. The
+// encoder calls the sink one piece at a time, so no lock is needed.
+class streamed_file {
+ public:
+  streamed_file(const stream_opener& open, std::string name) : m_open(open), m_name(std::move(name)) {}
+
+  [[nodiscard]] png_sink sink() {
+    return [this](std::span<const std::uint8_t> piece) {
+      if (!m_file) m_file = m_open(m_name);
+      m_hash.update(piece);
+      m_size += piece.size();
+      m_file->write(piece);
+    };
+  }
+
+  // Completes the file; its size and SHA-256.
+  file_digest finish() {
+    if (!m_file) throw std::logic_error("encode_outputs: a streamed output sent no bytes");
+    m_file->finish();
+    return {m_size, m_hash.hex()};
+  }
+
+ private:
+  const stream_opener& m_open;
+  std::string m_name;
+  std::optional<file_stream> m_file;
+  sha256_stream m_hash;
+  std::size_t m_size = 0;
+};
+
+// The manifest entry of one written file, of `digest` (the bytes' size and
+// SHA-256, taken on the way when the file was streamed).
+encoded_output describe(const output_spec& spec, encoded_file file, const file_digest& digest,
+                        const build_result& result) {
   encoded_output e;
   e.spec = spec;
   e.clipped = file.clipped;
+  e.streamed = file.streamed;
   e.description = {{"file", spec.file},
                    {"map", spec.map},
                    {"format", spec.format},
@@ -274,15 +317,47 @@ encoded_output describe(const output_spec& spec, encoded_file file, const build_
                    {"row_order", "top row first (row 0 = y 0 = north)"},
                    {"width", result.region.width},
                    {"height", result.region.height},
-                   {"bytes", file.bytes.size()},
+                   {"bytes", digest.size},
                    {"clipped_cells", file.clipped},
-                   {"sha256", sha256_hex(file.bytes.data(), file.bytes.size())}};
+                   {"sha256", digest.sha256}};
   if (!spec.options.empty()) e.description["options"] = spec.options;
   if (find_output_format(spec.format).deflates()) e.description["compression"] = compression_name(spec.compression);
   for (const auto& [key, value] : file.extra.items()) e.description[key] = value;
   if (!file.warnings.empty()) e.description["warnings"] = file.warnings;
   e.bytes = std::move(file.bytes);
   return e;
+}
+
+file_digest digest_of(const std::vector<std::uint8_t>& bytes) {
+  return {bytes.size(), sha256_hex(bytes.data(), bytes.size())};
+}
+
+// Runs the output's encoder, naming its errors after the output; with
+// `stream` its one PNG file goes there.
+encoded_file encode_one(const output_spec& spec, std::size_t index, output_context& ctx, png_sink stream) {
+  // The sink belongs to this output's file: no later output may see it.
+  class stream_reset {
+   public:
+    explicit stream_reset(output_context& c) : m_ctx(c) {}
+    stream_reset(const stream_reset&) = delete;
+    stream_reset& operator=(const stream_reset&) = delete;
+    stream_reset(stream_reset&&) = delete;
+    stream_reset& operator=(stream_reset&&) = delete;
+    ~stream_reset() { m_ctx.stream = nullptr; }
+
+   private:
+    output_context& m_ctx;
+  } const reset(ctx);
+  ctx.stream = std::move(stream);
+  const std::string where = "outputs[" + std::to_string(index) + "] (" + spec.map + ")";
+  try {
+    return spec.kind->encode(spec.options, spec.format, ctx);
+  } catch (const non_finite_output_error& e) {
+    throw preset_error(
+        where, std::string(e.what()) + "; the map overflows float32 (a tiny cell_size or a huge height_scale?)");
+  } catch (const output_option_error& e) {
+    throw preset_error(where + "." + e.option(), e.what());
+  }
 }
 
 }  // namespace
@@ -306,7 +381,7 @@ output_context output_context_for(const pipeline& p, const build_result& result,
 
 std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads,
                                            const std::function<bool()>& stop_requested, const output_timer& timed,
-                                           const output_sink& sink) {
+                                           const output_sink& sink, const stream_opener& open) {
   output_context ctx = output_context_for(p, result, nthreads);
   derived_cache shared;  // the water outputs' one computation
   ctx.cache = &shared;
@@ -319,17 +394,16 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
     ctx.layer = spec.is_layer ? result.layers.find(spec.map) : nullptr;
     ctx.deflate.compression = spec.compression;
     ctx.where = "outputs[" + std::to_string(index) + "] (" + spec.map + ")";
-    encoded_file first;
-    try {
-      first = spec.kind->encode(spec.options, spec.format, ctx);
-    } catch (const non_finite_output_error& e) {
-      throw preset_error(
-          "outputs[" + std::to_string(index) + "] (" + spec.map + ")",
-          std::string(e.what()) + "; the map overflows float32 (a tiny cell_size or a huge height_scale?)");
-    } catch (const output_option_error& e) {
-      throw preset_error("outputs[" + std::to_string(index) + "] (" + spec.map + ")." + e.option(), e.what());
+    // A streamed file is named before the output knows it writes one file;
+    // an output that numbers its files (splat) never streams.
+    const bool pattern = spec.file.find("{index}") != std::string::npos;
+    streamed_file streamed(open, pattern ? numbered_file(spec.file, 0) : spec.file);
+    encoded_file first = encode_one(spec, index, ctx, open ? streamed.sink() : png_sink());
+    const bool numbered = first.numbered || !first.more_files.empty() || pattern;
+    if (first.streamed && (first.numbered || !first.more_files.empty())) {
+      throw std::logic_error("encode_outputs: " + ctx.where + " streamed a file and wrote more");
     }
-    const bool numbered = first.numbered || !first.more_files.empty() || spec.file.find("{index}") != std::string::npos;
+    const file_digest streamed_digest = first.streamed ? streamed.finish() : file_digest();
     std::vector<encoded_file> files;
     std::vector<encoded_file> more = std::move(first.more_files);
     files.push_back(std::move(first));
@@ -337,7 +411,8 @@ std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result
     for (std::size_t file = 0; file < files.size(); ++file) {
       output_spec named = spec;
       if (numbered) named.file = numbered_file(spec.file, file);
-      out.push_back(describe(named, std::move(files[file]), result));
+      const file_digest digest = files[file].streamed ? streamed_digest : digest_of(files[file].bytes);
+      out.push_back(describe(named, std::move(files[file]), digest, result));
       if (sink) {
         sink(out.back());
         std::vector<std::uint8_t>().swap(out.back().bytes);

@@ -198,17 +198,32 @@ TEST_CASE("cli: an output directory that cannot be created is an I/O error namin
 }
 
 TEST_CASE("cli: an output whose final name is a directory leaves no other file behind", "[cli][errors]") {
-  // The failure comes at commit time, after every file was staged: the staged
-  // temporaries must all be removed.
-  const temp_dir dir;
-  const auto preset = dir.write("preset.json", k_good_preset);
-  std::filesystem::create_directories(dir / "out/height.r32");
-  const cli_result r = run_cli({"build", preset.string(), "-o", (dir / "out").string()}, dir.path());
-  INFO(describe(r));
-  CHECK(r.exit_code == 1);
-  const std::string line = single_error_line(r);
-  CHECK(line.find((dir / "out/height.r32").string()) != std::string::npos);
-  require_only(dir, {"out", "out/height.r32", "preset.json"});
+  // The failure comes at commit time, after every file was staged (height.png
+  // streamed piece by piece, height.r32 whole): the staged temporaries must
+  // all be removed.
+  for (const std::string name : {"height.r32", "height.png"}) {
+    INFO(name);
+    const temp_dir dir;
+    const auto preset = dir.write("preset.json", k_good_preset);
+    std::filesystem::create_directories(dir / "out" / name);
+    const cli_result r = run_cli({"build", preset.string(), "-o", (dir / "out").string()}, dir.path());
+    INFO(describe(r));
+    CHECK(r.exit_code == 1);
+    const std::string line = single_error_line(r);
+    CHECK(line.find((dir / "out" / name).string()) != std::string::npos);
+    require_only(dir, {"out", "out/" + name, "preset.json"});
+  }
+}
+
+TEST_CASE("cli: a build failing after its PNGs were streamed leaves no file behind", "[cli][errors]") {
+  // height.png and normal.png go piece by piece into staged temporaries;
+  // then the mesh, last, finds its triangle cap below its coarsest mesh.
+  // Every temporary and the created output folder must go.
+  std::string preset = edited(R"({"map": "height", "format": "r32", "file": "height.r32"})",
+                              R"({"map": "normal", "format": "rgb8", "file": "normal.png"},
+    {"map": "mesh", "file": "terrain.glb", "max_triangles": 1})");
+  const cli_result r = build_fails(preset, 2);
+  CHECK(single_error_line(r).find("outputs[2] (mesh).max_triangles") != std::string::npos);
 }
 
 TEST_CASE("cli: bad command-line usage exits with 2 and writes nothing", "[cli][errors]") {

@@ -15,12 +15,15 @@
 #include <iterator>
 #include <limits>
 #include <random>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "landform/core/error.hpp"
 #include "landform/io/encode.hpp"
 #include "landform/io/file_transaction.hpp"
+#include "landform/io/png_encode.hpp"
 #include "landform/io/quantize.hpp"
 #include "landform/io/sha256.hpp"
 
@@ -488,7 +491,120 @@ TEST_CASE("sha256_hex matches the FIPS 180 test vectors", "[io][sha256]") {
   CHECK_THROWS_AS(landform::sha256_hex(nullptr, 1), std::invalid_argument);
 }
 
+TEST_CASE("sha256_stream gives sha256_hex's digest for every split into pieces", "[io][sha256]") {
+  std::mt19937 rng(5);
+  bytes_t data(200000);
+  for (auto& b : data) b = static_cast<std::uint8_t>(rng());
+  const std::string whole = landform::sha256_hex(data.data(), data.size());
+  // Piece sizes around SHA-256's 64-byte block, and big ones.
+  for (const std::size_t piece : {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{4096},
+                                  std::size_t{70001}, data.size()}) {
+    INFO("pieces of " << piece << " bytes");
+    landform::sha256_stream hash;
+    hash.update({});  // an empty piece adds nothing
+    for (std::size_t at = 0; at < data.size(); at += piece) {
+      hash.update({data.data() + at, std::min(piece, data.size() - at)});
+    }
+    CHECK(hash.hex() == whole);
+  }
+  landform::sha256_stream empty;
+  CHECK(empty.hex() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK_THROWS_AS(empty.hex(), std::logic_error);
+  CHECK_THROWS_AS(empty.update(data), std::logic_error);
+}
+
 // ---------------------------------------------------------------- file_transaction
+
+TEST_CASE("file_transaction::open writes a file piece by piece, committed with the others", "[io][file_transaction]") {
+  scratch_dir scratch;
+  const fs::path out = scratch.path / "out";
+  {
+    landform::file_transaction tx(out);
+    tx.stage("a.bin", {1, 2});
+    landform::staged_file file = tx.open("sub/b.bin");
+    file.write(bytes_t{3, 4});
+    file.write(bytes_t{});
+    file.write(bytes_t{5});
+    CHECK_THROWS_AS(tx.open("sub/./b.bin"), std::invalid_argument);  // the name is taken meanwhile
+    file.finish();
+    CHECK_THROWS_AS(file.write(bytes_t{6}), std::logic_error);
+    CHECK_THROWS_AS(file.finish(), std::logic_error);
+    CHECK_FALSE(fs::exists(out / "sub" / "b.bin"));
+    tx.commit();
+  }
+  CHECK(list_tree(out) == std::vector<std::string>{"a.bin", "sub", "sub/b.bin"});
+  CHECK(read_file(out / "sub" / "b.bin") == bytes_t{3, 4, 5});
+}
+
+TEST_CASE("file_transaction: a staged file dropped unfinished leaves nothing behind", "[io][file_transaction]") {
+  scratch_dir scratch;
+  landform::file_transaction tx(scratch.path);
+  {
+    landform::staged_file file = tx.open("sub/a.png");
+    file.write(bytes_t{1, 2, 3});
+    CHECK_FALSE(list_tree(scratch.path).empty());  // its temporary exists meanwhile
+  }
+  // The temporary is gone and the name is free again; the created folder
+  // goes with the transaction.
+  CHECK(list_tree(scratch.path) == std::vector<std::string>{"sub"});
+  {
+    landform::staged_file unfinished = tx.open("sub/a.png");
+    unfinished.write(bytes_t{9});
+    tx.stage("b.png", {4});
+    tx.commit();  // the unfinished file is not part of it
+  }
+  CHECK(list_tree(scratch.path) == std::vector<std::string>{"b.png", "sub"});
+}
+
+TEST_CASE(
+    "file_transaction: a PNG streamed into a staged file equals the staged bytes, and a failed one "
+    "leaves nothing behind",
+    "[io][file_transaction]") {
+  scratch_dir scratch;
+  constexpr int k_w = 300, k_h = 2000;  // 290 rows a chunk: seven chunks
+  bytes_t rgb(static_cast<std::size_t>(k_w) * k_h * 3);
+  std::mt19937 rng(9);
+  for (auto& b : rgb) b = static_cast<std::uint8_t>(rng() % 8);
+  landform::png_options options;
+  options.nthreads = 2;
+  {
+    landform::file_transaction tx(scratch.path);
+    landform::staged_file file = tx.open("streamed.png");
+    landform::stream_png(
+        k_w, k_h, 3, rgb.data(), [&file](std::span<const std::uint8_t> piece) { file.write(piece); }, {}, options);
+    file.finish();
+    tx.stage("whole.png", landform::encode_png(k_w, k_h, 3, rgb.data(), {}, options));
+    tx.commit();
+  }
+  CHECK(read_file(scratch.path / "streamed.png") == read_file(scratch.path / "whole.png"));
+  fs::remove(scratch.path / "streamed.png");
+  fs::remove(scratch.path / "whole.png");
+
+  // The rows fail half-way, after the first chunks went to the file.
+  const landform::png_row_source<std::uint8_t> failing = [&](int first, int last, std::uint8_t* out) {
+    if (last > k_h / 2) throw std::runtime_error("rows failed");
+    std::copy_n(rgb.data() + static_cast<std::size_t>(first) * k_w * 3,
+                static_cast<std::size_t>(last - first) * k_w * 3, out);
+  };
+  for (const int threads : {1, 2}) {
+    options.nthreads = threads;
+    std::size_t written = 0;
+    {
+      landform::file_transaction tx(scratch.path);
+      landform::staged_file file = tx.open("failed.png");
+      CHECK_THROWS_WITH(landform::stream_png_rows(
+                            k_w, k_h, 3, failing,
+                            [&](std::span<const std::uint8_t> piece) {
+                              written += piece.size();
+                              file.write(piece);
+                            },
+                            {}, options),
+                        "rows failed");
+    }
+    CHECK(written > 0);
+    CHECK(list_tree(scratch.path).empty());
+  }
+}
 
 TEST_CASE("file_transaction commit writes every file with exact bytes", "[io][file_transaction]") {
   scratch_dir scratch;

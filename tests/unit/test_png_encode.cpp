@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -245,4 +247,95 @@ TEST_CASE("encode_png_rows writes encode_png's bytes from rows asked a chunk at 
     }
   }
   CHECK_THROWS_AS(landform::encode_png_rows(4, 4, 3, landform::png_row_source<std::uint8_t>{}), std::invalid_argument);
+}
+
+namespace {
+
+// What a sink saw: the pieces in order, and whether two calls ever overlapped
+// (the encoder must call it one piece at a time, whichever thread).
+struct sink_record {
+  std::vector<bytes_t> pieces;
+  std::atomic<int> inside{0};
+  std::atomic<bool> overlapped{false};
+
+  landform::png_sink sink() {
+    return [this](std::span<const std::uint8_t> piece) {
+      if (inside.fetch_add(1) != 0) overlapped = true;
+      pieces.emplace_back(piece.begin(), piece.end());
+      inside.fetch_sub(1);
+    };
+  }
+  [[nodiscard]] bytes_t joined() const {
+    bytes_t out;
+    for (const auto& p : pieces) out.insert(out.end(), p.begin(), p.end());
+    return out;
+  }
+};
+
+// stream_png and stream_png_rows over `v` must hand over encode_png's bytes:
+// the head, three pieces per deflate chunk (IDAT header, data, CRC) and IEND.
+template <class T>
+void check_stream(int w, int h, int channels, const std::vector<T>& v, const landform::png_options& options) {
+  const std::vector<std::pair<std::string, std::string>> text = {{"Software", "test"}};
+  INFO(w << " x " << h << " x " << channels << ", " << 8 * sizeof(T) << " bits, compression "
+         << landform::compression_name(options.compression) << ", " << options.nthreads << " threads");
+  const bytes_t whole = landform::encode_png(w, h, channels, v.data(), text, options);
+  const int chunk_rows = landform::png_chunk_rows(static_cast<std::size_t>(w) * channels * sizeof(T));
+  const auto chunks = static_cast<std::size_t>((h + chunk_rows - 1) / chunk_rows);
+  sink_record direct;
+  landform::stream_png(w, h, channels, v.data(), direct.sink(), text, options);
+  CHECK(direct.joined() == whole);
+  CHECK(direct.pieces.size() == 3 * chunks + 2);
+  CHECK_FALSE(direct.overlapped.load());
+  const std::size_t row = static_cast<std::size_t>(w) * static_cast<std::size_t>(channels);
+  const landform::png_row_source<T> rows = [&](int first, int last, T* out) {
+    std::copy(v.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(first) * row),
+              v.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(last) * row), out);
+  };
+  sink_record from_rows;
+  landform::stream_png_rows(w, h, channels, rows, from_rows.sink(), text, options);
+  CHECK(from_rows.joined() == whole);
+  CHECK_FALSE(from_rows.overlapped.load());
+}
+
+}  // namespace
+
+TEST_CASE("stream_png hands encode_png's bytes to the sink in file order", "[png]") {
+  const auto grey8 = test_image<std::uint8_t>(7, 3, 1, 31);        // one chunk
+  const auto rgb8 = test_image<std::uint8_t>(600, 500, 3, 32);     // 145 rows a chunk: four chunks
+  const auto rgb16 = test_image<std::uint16_t>(1024, 700, 3, 33);  // 42 rows a chunk: 17 chunks
+  const auto ga16 = test_image<std::uint16_t>(20, 3000, 2, 34);    // 3 chunks of short rows
+  const auto rgba8 = test_image<std::uint8_t>(40000, 20, 4, 35);   // a row a chunk, longer than the dictionary
+  for (const auto compression :
+       {landform::png_compression::fast, landform::png_compression::standard, landform::png_compression::best}) {
+    for (const int threads : {1, 2, 8}) {
+      if (compression == landform::png_compression::best && threads != 2) continue;  // slow; one run suffices
+      landform::png_options options;
+      options.compression = compression;
+      options.nthreads = threads;
+      check_stream(7, 3, 1, grey8, options);
+      check_stream(600, 500, 3, rgb8, options);
+      check_stream(1024, 700, 3, rgb16, options);
+      check_stream(20, 3000, 2, ga16, options);
+      if (compression == landform::png_compression::fast) check_stream(40000, 20, 4, rgba8, options);
+    }
+  }
+}
+
+TEST_CASE("stream_png stops at a sink that throws and rethrows it", "[png]") {
+  const auto v = test_image<std::uint8_t>(600, 500, 3, 41);  // four chunks: 14 pieces
+  for (const int threads : {1, 2}) {
+    for (const int failing : {0, 1, 5, 13}) {
+      INFO(threads << " threads, the sink throws at piece " << failing);
+      landform::png_options options;
+      options.nthreads = threads;
+      std::atomic<int> calls{0};
+      const landform::png_sink sink = [&](std::span<const std::uint8_t>) {
+        if (calls.fetch_add(1) == failing) throw std::runtime_error("disk full");
+      };
+      CHECK_THROWS_WITH(landform::stream_png(600, 500, 3, v.data(), sink, {}, options), "disk full");
+      CHECK(calls.load() == failing + 1);  // nothing after the failed piece
+    }
+  }
+  CHECK_THROWS_AS(landform::stream_png(600, 500, 3, v.data(), landform::png_sink{}), std::invalid_argument);
 }

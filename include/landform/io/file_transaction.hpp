@@ -5,11 +5,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
 namespace landform {
+
+class staged_file;
 
 /// Writes a set of files so that a run that fails leaves no partial or new
 /// file behind.
@@ -60,6 +63,15 @@ class file_transaction {
   /// throws io_error naming the file: no output leaves the output folder.
   void stage(const std::string& relative_name, const std::vector<std::uint8_t>& bytes);
 
+  /// stage() for a file written piece by piece (an encoder's output as it is
+  /// made, never held whole): creates the temporary file as stage() does
+  /// (same names, folders, checks and errors) and returns it open. Its
+  /// staged_file::finish() adds it to the transaction; dropped unfinished
+  /// (an exception on the way), it is removed and its name is free again.
+  /// The staged file must not outlive the transaction, and is left out of a
+  /// commit() made before it is finished.
+  [[nodiscard]] staged_file open(const std::string& relative_name);
+
   /// Renames every staged temporary onto its final name, replacing existing
   /// files. Before renaming anything it checks that no final name is an
   /// existing directory, and keeps each file about to be replaced under a
@@ -71,6 +83,8 @@ class file_transaction {
   void commit();
 
  private:
+  friend class staged_file;
+
   struct entry {
     std::filesystem::path final_path;
     std::filesystem::path temp_path;
@@ -83,11 +97,50 @@ class file_transaction {
   /// Removes the temporaries of entries [first, end) and the created
   /// directories that are empty, then forgets everything.
   void discard_from(std::size_t first) noexcept;
+  /// Reserves a new name and creates its temporary file; returns the
+  /// descriptor and sets the two paths. Throws as stage().
+  int create_entry(const std::string& relative_name, std::string& name, std::filesystem::path& final_path,
+                   std::filesystem::path& temp_path);
 
   std::filesystem::path m_dir;
   std::vector<entry> m_entries;
   std::unordered_set<std::string> m_names;            ///< normalised names of m_entries
   std::vector<std::filesystem::path> m_created_dirs;  ///< in creation order (parents first)
+};
+
+/// A temporary file of a file_transaction being written piece by piece
+/// (file_transaction::open). Not thread-safe: one thread at a time writes.
+class staged_file {
+ public:
+  staged_file(staged_file&& other) noexcept;
+  staged_file& operator=(staged_file&&) = delete;
+  staged_file(const staged_file&) = delete;
+  staged_file& operator=(const staged_file&) = delete;
+  /// Unfinished: closes and removes the temporary file and frees its name.
+  /// Never throws.
+  ~staged_file();
+
+  /// Appends `piece` (any size, also empty) to the file. Throws io_error
+  /// naming the final file (`cannot write '<file>': <reason>`); the file
+  /// is then unusable and is removed when dropped.
+  void write(std::span<const std::uint8_t> piece);
+  /// Flushes the file to disk (fsync), closes it and adds it to the
+  /// transaction, which renames it at commit(). Throws io_error as write()
+  /// (the temporary is removed), std::logic_error when already finished.
+  void finish();
+
+ private:
+  friend class file_transaction;
+  staged_file(file_transaction& owner, std::string name, std::filesystem::path final_path,
+              std::filesystem::path temp_path, int fd) noexcept;
+  /// Closes and removes the temporary file and frees the name (not finished).
+  void abandon() noexcept;
+
+  file_transaction* m_owner;  ///< null once finished, failed or moved from
+  std::string m_name;         ///< normalised, as the transaction reserved it
+  std::filesystem::path m_final_path;
+  std::filesystem::path m_temp_path;
+  int m_fd;  ///< -1 once closed
 };
 
 }  // namespace landform

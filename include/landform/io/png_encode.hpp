@@ -12,9 +12,15 @@
 /// one zlib stream whose Adler-32 is combined from the chunks'. The bytes are
 /// therefore the same for every thread count (for a given zlib version), and
 /// the file is a standard, non-interlaced PNG any decoder reads.
+///
+/// stream_png hands the file over piece by piece, each chunk as soon as it
+/// and the chunks before it are deflated, so a caller can write and hash it
+/// while later chunks are still deflating; encode_png collects the same
+/// pieces into one vector.
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,6 +82,26 @@ struct png_options {
                                                    const std::vector<std::pair<std::string, std::string>>& text = {},
                                                    const png_options& options = {});
 
+/// Receives a PNG's bytes piece by piece, in file order (stream_png). A
+/// piece's memory is valid only during the call.
+using png_sink = std::function<void(std::span<const std::uint8_t> piece)>;
+
+/// encode_png's bytes handed to `sink` piece by piece as they are made, so
+/// the file is never held whole: the signature, IHDR and tEXt chunks first,
+/// then each deflate chunk's IDAT as soon as that chunk and every chunk
+/// before it are deflated (later chunks are still deflating meanwhile),
+/// then IEND. The pieces joined are encode_png's bytes. `sink` is called
+/// one piece at a time, possibly from the encoder's threads (each call
+/// finishes before the next starts). Throws as encode_png
+/// (std::invalid_argument for an empty `sink`), and whatever `sink` throws;
+/// after a throw no further piece is sent.
+void stream_png(int width, int height, int channels, const std::uint8_t* samples, const png_sink& sink,
+                const std::vector<std::pair<std::string, std::string>>& text = {}, const png_options& options = {});
+
+/// As above with 16-bit samples in host order.
+void stream_png(int width, int height, int channels, const std::uint16_t* samples, const png_sink& sink,
+                const std::vector<std::pair<std::string, std::string>>& text = {}, const png_options& options = {});
+
 /// Rows on demand, for encode_png_rows: writes rows [first, last) of the
 /// image to `out`, (last - first) x width x channels samples, top row first.
 /// Called from several threads at once, and more than once for some rows
@@ -96,5 +122,17 @@ using png_row_source = std::function<void(int first, int last, T* out)>;
 [[nodiscard]] std::vector<std::uint8_t> encode_png_rows(
     int width, int height, int channels, const png_row_source<std::uint16_t>& rows,
     const std::vector<std::pair<std::string, std::string>>& text = {}, const png_options& options = {});
+
+/// stream_png with the samples asked for a chunk of rows at a time, as
+/// encode_png_rows: the same bytes, neither the image nor the file ever held
+/// whole. Throws as stream_png and encode_png_rows.
+void stream_png_rows(int width, int height, int channels, const png_row_source<std::uint8_t>& rows,
+                     const png_sink& sink, const std::vector<std::pair<std::string, std::string>>& text = {},
+                     const png_options& options = {});
+
+/// As above with 16-bit samples in host order.
+void stream_png_rows(int width, int height, int channels, const png_row_source<std::uint16_t>& rows,
+                     const png_sink& sink, const std::vector<std::pair<std::string, std::string>>& text = {},
+                     const png_options& options = {});
 
 }  // namespace landform

@@ -62,6 +62,10 @@ struct file_settings {
   std::vector<std::pair<std::string, std::string>> text;
   std::optional<georeference> geo;
   png_options deflate;
+  /// When set, PNG formats send their bytes here piece by piece as they are
+  /// made (output_format::write_to) instead of returning them;
+  /// other formats ignore it.
+  png_sink stream;
 };
 
 /// A map to be written holds NaN or infinity (thrown by
@@ -94,6 +98,9 @@ struct output_format {
   sample_type samples = sample_type::uint8;
   std::string byte_order;  ///< "big-endian", "little-endian" or "n/a"
   std::vector<std::uint8_t> (*encode)(const raster&) = nullptr;
+  /// PNG formats: `encode` as a stream (stream_png), the same bytes; null
+  /// for the formats that are written whole.
+  void (*stream)(const raster&, const png_sink&) = nullptr;
 
   /// 8, 16 or 32.
   [[nodiscard]] int bit_depth() const;
@@ -107,6 +114,11 @@ struct output_format {
   /// empty with a row source of that type given (else
   /// std::invalid_argument).
   [[nodiscard]] std::vector<std::uint8_t> write(const raster& r) const;
+  /// write() to `sink` piece by piece, for a format that streams (`stream`
+  /// set) and a non-empty `sink`: returns true, the bytes never held whole.
+  /// Otherwise returns false and leaves `sink` alone (call write()). Checks
+  /// and throws as write(), and whatever `sink` throws.
+  [[nodiscard]] bool write_to(const raster& r, const png_sink& sink) const;
 };
 
 /// Every format, in table order.
@@ -117,14 +129,16 @@ const output_format& find_output_format(const std::string& name);
 
 /// The result of encoding unit values.
 struct encoded_raster {
-  std::vector<std::uint8_t> bytes;
-  std::size_t clipped = 0;  ///< samples outside [0, 1] (or NaN) clamped when quantising
+  std::vector<std::uint8_t> bytes;  ///< empty when streamed
+  std::size_t clipped = 0;          ///< samples outside [0, 1] (or NaN) clamped when quantising
+  bool streamed = false;            ///< the bytes went to file_settings::stream
 };
 
 /// Encodes `unit` (width * height * channels samples, normally in [0, 1]) in
 /// `format`: integer formats quantise with round(v * (2^bits - 1)), clamping
 /// and counting values outside; float formats store the values as they are.
-/// `settings` gives the provenance text, placement and deflate settings.
+/// `settings` gives the provenance text, placement and deflate settings, and
+/// the stream a PNG goes to (then `bytes` stays empty and `streamed` is set).
 /// Throws non_finite_output_error for a NaN or infinite sample.
 encoded_raster encode_unit_samples(std::vector<float> unit, int width, int height, int channels,
                                    const output_format& format, const file_settings& settings = {},

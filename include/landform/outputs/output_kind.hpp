@@ -54,6 +54,11 @@ struct output_context {
   /// True once the caller asked to stop (thread-safe); long outputs poll it
   /// between blocks of rows and throw cancelled_error. Empty: never.
   std::function<bool()> stop_requested;
+  /// When set, an output whose one file is a PNG (height, normal, preview, biome,
+  /// scalar maps) sends the file's bytes here piece by piece, in file order,
+  /// as they are made, and returns encoded_file::streamed with no bytes;
+  /// other outputs ignore it. Empty: every output returns its bytes.
+  png_sink stream;
   /// Copies the region's window out of a full-field array of `channels`
   /// interleaved values per cell.
   [[nodiscard]] std::vector<float> window(const std::vector<float>& full, int channels = 1) const;
@@ -63,8 +68,8 @@ struct output_context {
   [[nodiscard]] std::vector<float> take_window(std::vector<float>&& full, int channels = 1) const;
   /// The region's placement: world coordinates of its first cell, cell size.
   [[nodiscard]] georeference placement() const;
-  /// What every file of this output is written with: png_text, placement()
-  /// and `deflate`.
+  /// What every file of this output is written with: png_text, placement(),
+  /// `deflate` and `stream`.
   [[nodiscard]] file_settings write_settings() const;
 };
 
@@ -78,10 +83,11 @@ struct halo_inputs {
 
 /// An encoded file and what the manifest says about it.
 struct encoded_file {
-  std::vector<std::uint8_t> bytes;
-  std::size_t clipped = 0;      ///< values clamped when quantising
-  std::string encoding;         ///< human description of the value mapping
-  json extra = json::object();  ///< kind-specific manifest fields (units, convention, layers...)
+  std::vector<std::uint8_t> bytes;  ///< empty when streamed
+  bool streamed = false;            ///< the bytes went to output_context::stream
+  std::size_t clipped = 0;          ///< values clamped when quantising
+  std::string encoding;             ///< human description of the value mapping
+  json extra = json::object();      ///< kind-specific manifest fields (units, convention, layers...)
   /// Further files of the same output (splat_1, splat_2, ...). When present,
   /// files are named from the output's file by inserting _0, _1, ... before
   /// the extension, or by replacing "{index}" in it.
@@ -222,7 +228,8 @@ const output_kind& layer_output_kind();
 /// values outside.
 /// `meaning` describes the value for the manifest, e.g. "height" or "slope
 /// in degrees". `settings` (normally output_context::write_settings()) gives
-/// provenance text, placement and deflate settings.
+/// provenance text, placement and deflate settings, and the stream a PNG
+/// goes to (encoded_file::streamed).
 encoded_file encode_scalar(std::vector<float> values, int width, int height, const std::string& format, double lo,
                            double hi, const std::string& meaning, const file_settings& settings = {});
 

@@ -27,9 +27,10 @@ std::vector<output_spec> check_outputs(const json& outputs, const std::vector<st
 /// One encoded file, ready to be written.
 struct encoded_output {
   output_spec spec;
-  std::vector<std::uint8_t> bytes;
-  std::size_t clipped = 0;  ///< cells outside [0, 1] that were clamped when quantising
-  json description;         ///< the manifest entry: format, encoding, byte order, size, hash
+  std::vector<std::uint8_t> bytes;  ///< empty when streamed
+  bool streamed = false;            ///< written through encode_outputs' stream_opener, finished
+  std::size_t clipped = 0;          ///< cells outside [0, 1] that were clamped when quantising
+  json description;                 ///< the manifest entry: format, encoding, byte order, size, hash
 };
 
 /// What the outputs of `p` see of a run's `result`: its field and layers,
@@ -44,15 +45,33 @@ using output_timer = std::function<void(std::size_t output, double seconds)>;
 /// its temporary file); called in output order on the calling thread.
 using output_sink = std::function<void(const encoded_output&)>;
 
+/// A file open for streaming: `write` takes its pieces in order (called
+/// one at a time, possibly from encoder threads), `finish` completes it
+/// once the last piece is in. Dropping it unfinished must discard the file.
+struct file_stream {
+  png_sink write;
+  std::function<void()> finish;
+};
+
+/// Opens the named file (a name as encoded_output::spec.file) for streaming,
+/// e.g. as a file_transaction's staged file.
+using stream_opener = std::function<file_stream(const std::string& file)>;
+
 /// Encodes every output of `p` from a run's result (see output_kind).
 /// `stop_requested`, when given, is polled before each output; true throws
 /// cancelled_error. `timed`, when given, is told each output's time.
 /// With a `sink`, each file goes to it at once and its bytes are then
 /// released: the returned entries keep their descriptions (size, SHA-256)
 /// with empty `bytes`, so memory holds one encoded file at a time, not all.
+/// With `open`, an output whose one file is a PNG streams it: the file is
+/// opened at its first piece, written as the encoder makes it (never held
+/// whole), hashed on the way and finished when the output returns; its
+/// entry has `streamed` set, no bytes, and the same size and SHA-256 as the
+/// bytes would give. An output that throws drops its open file.
 std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads = 0,
                                            const std::function<bool()>& stop_requested = {},
-                                           const output_timer& timed = {}, const output_sink& sink = {});
+                                           const output_timer& timed = {}, const output_sink& sink = {},
+                                           const stream_opener& open = {});
 
 /// The manifest written beside the outputs: tool version, canonical preset and
 /// its SHA-256, seed, size, origin, cell size, world, height range before
