@@ -298,11 +298,23 @@ void basin_levels(const std::vector<double>& z, int width, int height, std::uint
 // evolving landscape, whose diffused lake floors leave many nodes a few ulps
 // above the level (4096^2: 3 passes over 16 million basin nodes, 4.7 s,
 // against one pass, 1.6 s).
-double epsilon_rise_bound(const std::vector<double>& z, const std::vector<std::uint32_t>& lake_nodes) {
-  double top = 0.0;
-  for (const std::uint32_t c : lake_nodes) top = std::max(top, std::abs(z[c]));
+double epsilon_rise_bound(const std::vector<double>& z, int width, int height, const std::vector<std::uint32_t>& basin,
+                          std::size_t basin_nodes, int nthreads) {
+  std::array<double, k_pass_bands> band_top{};
+  const int rows_per_band = (height + k_pass_bands - 1) / k_pass_bands;
+  const auto w = static_cast<std::size_t>(width);
+  parallel_tasks(k_pass_bands, nthreads, [&](int band) {
+    const auto y0 = static_cast<std::size_t>(std::min(height, band * rows_per_band));
+    const auto y1 = static_cast<std::size_t>(std::min(height, (band + 1) * rows_per_band));
+    double top = 0.0;
+    for (std::size_t c = y0 * w; c < y1 * w; ++c) {
+      if (basin[c] != 0) top = std::max(top, std::abs(z[c]));
+    }
+    band_top[static_cast<std::size_t>(band)] = top;
+  });
+  const double top = *std::max_element(band_top.begin(), band_top.end());
   const double ulp = std::nextafter(top, std::numeric_limits<double>::infinity()) - top;
-  return 2.0 * static_cast<double>(lake_nodes.size()) * ulp;
+  return 2.0 * static_cast<double>(basin_nodes) * ulp;
 }
 
 }  // namespace
@@ -325,16 +337,17 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
     const auto y = static_cast<int>(c / static_cast<std::uint32_t>(width));
     return graph.receiver[c] == c && x > 0 && y > 0 && x < width - 1 && y < height - 1 && !(outlets && outlets[c]);
   };
-  // basin: every node's pit basin from the last labelling (written whole
-  // each time, as the basin graph scans the whole grid); region: zero
-  // between calls, set and cleared on the flooded nodes only.
+  // basin: every node's pit basin from the last labelling; region: the
+  // flags of the nodes to flood. Both are written whole on each pass (rows
+  // in parallel), as the basin graph, the flood's seeds and the receiver
+  // update scan the whole grid.
   std::vector<std::uint32_t>& basin = graph.basin;
   std::vector<std::uint8_t>& region = graph.flood_region;
-  if (basin.size() != n) basin.assign(n, 0);
-  if (region.size() != n) region.assign(n, 0);
-  std::vector<std::uint32_t>& lake_nodes = graph.lake_nodes;  // the nodes of the pit basins, in stack order
+  basin.resize(n);
+  region.resize(n);
   const d8_kernel receiver_of = make_d8_kernel(z, width, height, cell_size, outlets);
   const auto off = neighbour_offsets(width);
+  const auto w = static_cast<std::size_t>(width);
   for (int attempt = 0;; ++attempt) {
     // A surface that drains (the usual case between two steps) has no
     // interior base node: one sequential scan tells.
@@ -346,35 +359,43 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
     // before the next base node, so a basin is the stack segment from its
     // pit to the next base node.
     std::uint32_t basins = 0, label = 0;
-    lake_nodes.clear();
+    std::size_t basin_nodes = 0;
     for (const std::uint32_t c : graph.stack) {
       if (graph.receiver[c] == c) label = interior_pit(c) ? ++basins : 0;
       basin[c] = label;
-      if (label != 0) lake_nodes.push_back(c);
+      basin_nodes += label != 0 ? 1 : 0;
     }
+    // The lakes: basin nodes at or below their basin's spill level, or
+    // above it by less than the fill can lift a node; on the last attempt
+    // whole catchments, which always leaves every node draining.
+    double margin = std::numeric_limits<double>::infinity();
     if (attempt < 2) {
-      // Only the lakes: basin nodes at or below their basin's spill level.
       basin_levels(z, width, height, basins, nthreads, graph);
-      const std::vector<double>& level = graph.lake_level;
-      const double margin = epsilon_rise_bound(z, lake_nodes);
-      std::erase_if(lake_nodes, [&](std::uint32_t c) { return z[c] > level[basin[c]] + margin; });
+      margin = epsilon_rise_bound(z, width, height, basin, basin_nodes, nthreads);
+    } else {
+      graph.lake_level.assign(static_cast<std::size_t>(basins) + 1, 0.0);
     }
-    // lake_nodes now holds the nodes to flood (on the last attempt, whole
-    // catchments: that always leaves every node draining).
-    for (const std::uint32_t c : lake_nodes) region[c] = 1;
+    const std::vector<double>& level = graph.lake_level;
+    parallel_rows(height, nthreads, [&](int y0, int y1) {
+      for (std::size_t c = static_cast<std::size_t>(y0) * w; c < static_cast<std::size_t>(y1) * w; ++c) {
+        region[c] = basin[c] != 0 && z[c] <= level[basin[c]] + margin ? 1 : 0;
+      }
+    });
     raised += detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out, region.data());
-    // Only flooded nodes changed height: their receivers and their
-    // neighbours' are computed again (the same kernel, so the same values
-    // as a whole pass), then the stack.
-    for (const std::uint32_t c : lake_nodes) {
-      detail::for_each_neighbour(c, width, height, off, [&](std::uint32_t m) {
-        receiver_of(m, static_cast<int>(m % static_cast<std::uint32_t>(width)),
-                    static_cast<int>(m / static_cast<std::uint32_t>(width)), graph);
-      });
-      receiver_of(c, static_cast<int>(c % static_cast<std::uint32_t>(width)),
-                  static_cast<int>(c / static_cast<std::uint32_t>(width)), graph);
-    }
-    for (const std::uint32_t c : lake_nodes) region[c] = 0;
+    // Only flooded nodes changed height: the receivers of them and of their
+    // neighbours are computed again (the same kernel, so the same values as
+    // a whole pass; each row writes only its own nodes), then the stack.
+    parallel_rows(height, nthreads, [&](int y0, int y1) {
+      for (int y = y0; y < y1; ++y) {
+        for (int x = 0; x < width; ++x) {
+          const auto c = static_cast<std::uint32_t>(static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x));
+          bool touched = region[c] != 0;
+          detail::for_each_neighbour(c, width, height, off,
+                                     [&](std::uint32_t m) { touched = touched || region[m] != 0; });
+          if (touched) receiver_of(c, x, y, graph);
+        }
+      }
+    });
     compute_stack(graph, nthreads);
   }
 }

@@ -235,9 +235,6 @@ TEST_CASE("flow_routing: route_depression_free_d8 on a reused graph equals fresh
     compute_receivers_d8(z, w, h, 10.0, whole);
     REQUIRE(reused.receiver == whole.receiver);
     REQUIRE(reused.receiver_distance == whole.receiver_distance);
-    // The flood flags are cleared for the next call (its flood region is
-    // read over the whole grid).
-    REQUIRE(std::all_of(reused.flood_region.begin(), reused.flood_region.end(), [](std::uint8_t f) { return f == 0; }));
   }
 }
 

@@ -60,15 +60,14 @@ struct flow_graph {
   std::vector<std::vector<std::uint32_t>> stack_work;
   /// Working storage of route_depression_free_d8() (width x height once
   /// used): the pit basin of each node at the last call (0 = drains to the
-  /// border) and the flags of the nodes to flood (all zero between calls).
+  /// border) and the flags of the nodes it flooded.
   std::vector<std::uint32_t> basin;
   std::vector<std::uint8_t> flood_region;
   /// Also working storage of route_depression_free_d8(), kept so that the
   /// steps of an evolving landscape reuse it: on a diffused landscape most
   /// nodes lie in pit basins each step (4096^2: 16 million basin nodes, about
-  /// a million passes), and allocating these afresh each step cost more in
-  /// page faults than the work done in them.
-  std::vector<std::uint32_t> lake_nodes;             ///< the pit basins' nodes, then the nodes to flood
+  /// a million passes), and allocating afresh each step cost more in page
+  /// faults than the work done in the storage.
   std::vector<std::vector<basin_pass>> band_passes;  ///< passes found per band of rows
   std::vector<std::uint32_t> pass_first;             ///< basin b's passes: pass_first[b] .. pass_first[b + 1]
   std::vector<basin_pass> passes;                    ///< the basin graph in compressed rows
