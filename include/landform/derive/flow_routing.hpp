@@ -137,15 +137,16 @@ void for_each_stack_part(const flow_graph& graph, int nthreads,
 /// pass height to the border over the graph of basins (Dijkstra; the basin
 /// graph of fastscapelib and Cordonnier et al. 2019 in spirit); the basin
 /// nodes at or below that level (the lakes), and those above it by less than
-/// the epsilon rise can reach (lake nodes x 2 ulps of the largest height),
+/// the epsilon rise can reach (basin nodes x 2 ulps of the highest one),
 /// are filled by Priority-Flood+epsilon (Barnes et al. 2014) seeded from
 /// their neighbours outside the lakes. Should a node still be left without a
 /// lower neighbour, the routing is repeated, and the third time whole basins
 /// are flooded, which always drains. On a surface that already drains this
 /// costs one receiver pass and one stack pass; a diffused landscape usually
 /// has pits again after every step (most nodes drain to one), and then the
-/// basins cost one labelling, one Dijkstra over the basin graph and one more
-/// stack pass.
+/// basins cost one labelling walk of the stack, one raster pass for the basin
+/// graph (rows in parallel), one Dijkstra over it, the flood of the lakes and
+/// one more stack pass.
 ///
 /// @param z width x height heights in metres, row-major; closed depressions
 ///          are raised in place (every interior node then has a strictly
