@@ -11,6 +11,7 @@
 #include <string>
 
 #include "landform/core/parallel.hpp"
+#include "landform/derive/flow_routing.hpp"
 #include "priority_flood.hpp"
 
 namespace landform {
@@ -117,19 +118,61 @@ flow_receivers dinf_cell(const std::vector<double>& z, int width, int height, in
   return r;
 }
 
+// h's heights as float64 (rows in parallel); throws std::invalid_argument
+// naming the first non-finite cell in index order, as `what`.
+std::vector<double> finite_heights(const heightfield& h, int nthreads, const char* what) {
+  const std::size_t n = h.size();
+  const auto w = static_cast<std::size_t>(h.width());
+  const float* z = h.data();
+  std::vector<double> out(n);
+  std::vector<std::uint8_t> bad_row(static_cast<std::size_t>(h.height()), 0);
+  parallel_rows(h.height(), nthreads, [&](int y0, int y1) {
+    for (auto y = static_cast<std::size_t>(y0); y < static_cast<std::size_t>(y1); ++y) {
+      bool bad = false;
+      for (std::size_t c = y * w; c < (y + 1) * w; ++c) {
+        out[c] = static_cast<double>(z[c]);
+        bad = bad || !std::isfinite(z[c]);
+      }
+      bad_row[y] = bad ? 1 : 0;
+    }
+  });
+  const auto row = std::find(bad_row.begin(), bad_row.end(), std::uint8_t{1});
+  if (row != bad_row.end()) {
+    const auto y = static_cast<std::size_t>(row - bad_row.begin());
+    std::size_t x = 0;
+    while (std::isfinite(z[y * w + x])) ++x;
+    throw std::invalid_argument(std::string(what) + ": height " + number_text(static_cast<double>(z[y * w + x])) +
+                                " at cell (" + std::to_string(x) + ", " + std::to_string(y) + ") is not finite");
+  }
+  return out;
+}
+
+// D8 routing of h with every closed depression resolved (flow_routing's
+// basin graph; the lakes filled by Priority-Flood+epsilon): `z` receives the
+// filled heights, `graph` the receivers (cell size 1, so distances are 1 or
+// sqrt 2 cell lengths) and the stack. Border cells are outlets.
+void route_d8(const heightfield& h, int nthreads, const char* what, std::vector<double>& z, flow_graph& graph) {
+  z = finite_heights(h, nthreads, what);
+  route_depression_free_d8(z, h.width(), h.height(), 1.0, graph, nthreads);
+}
+
+// D8 upslope areas in cells (exact integers in float64, cell size 1) as float32.
+std::vector<float> d8_cells(const flow_graph& graph, int nthreads) {
+  std::vector<double> area;
+  drainage_area_d8(graph, 1.0, area, nthreads);
+  std::vector<float> out(area.size());
+  const auto w = static_cast<std::size_t>(graph.width);
+  parallel_rows(graph.height, nthreads, [&](int y0, int y1) {
+    for (std::size_t c = static_cast<std::size_t>(y0) * w; c < static_cast<std::size_t>(y1) * w; ++c)
+      out[c] = static_cast<float>(area[c]);
+  });
+  return out;
+}
+
 }  // namespace
 
 std::vector<double> priority_flood_epsilon(const heightfield& h) {
-  const std::size_t n = h.size();
-  const float* z = h.data();
-  for (std::size_t k = 0; k < n; ++k) {
-    if (!std::isfinite(z[k])) {
-      throw std::invalid_argument("priority_flood_epsilon: height " + number_text(static_cast<double>(z[k])) +
-                                  " at cell (" + std::to_string(k % static_cast<std::size_t>(h.width())) + ", " +
-                                  std::to_string(k / static_cast<std::size_t>(h.width())) + ") is not finite");
-    }
-  }
-  std::vector<double> filled(h.values().begin(), h.values().end());
+  std::vector<double> filled = finite_heights(h, 1, "priority_flood_epsilon");
   detail::priority_flood_epsilon(filled, h.width(), h.height(), detail::flood_ties::cell_index);
   return filled;
 }
@@ -209,6 +252,12 @@ std::vector<float> accumulate_flow(const std::vector<flow_receivers>& receivers,
 
 std::vector<float> flow_accumulation(const heightfield& h, flow_method method, int nthreads) {
   if (h.size() == 0) return {};
+  if (method == flow_method::d8) {
+    std::vector<double> z;
+    flow_graph graph;
+    route_d8(h, nthreads, "flow_accumulation", z, graph);
+    return d8_cells(graph, nthreads);
+  }
   return accumulate_flow(flow_directions(priority_flood_epsilon(h), h.width(), h.height(), method, nthreads), h.width(),
                          h.height());
 }
@@ -233,15 +282,40 @@ std::vector<float> topographic_wetness(const heightfield& h, flow_method method,
   }
   if (h.size() == 0) return {};
   const double cell_size = h.placement().cell_size;
-  const auto receivers = flow_directions(priority_flood_epsilon(h), h.width(), h.height(), method, nthreads);
-  const std::vector<float> cells = accumulate_flow(receivers, h.width(), h.height());
   const double min_tan = std::tan(min_slope * std::numbers::pi / 180.0);
-  std::vector<float> out(cells.size());
-  for (std::size_t k = 0; k < out.size(); ++k) {
-    const double a = static_cast<double>(cells[k]) * cell_size;  // m^2 per metre of contour
-    const double tan_beta = std::max(static_cast<double>(receivers[k].gradient) * height_scale / cell_size, min_tan);
-    out[k] = static_cast<float>(std::log(a / tan_beta));
+  const auto twi = [&](double cells, double gradient) {
+    const double a = cells * cell_size;  // m^2 per metre of contour
+    const double tan_beta = std::max(gradient * height_scale / cell_size, min_tan);
+    return static_cast<float>(std::log(a / tan_beta));
+  };
+  std::vector<float> out(h.size());
+  if (method == flow_method::dinf) {
+    const auto receivers = flow_directions(priority_flood_epsilon(h), h.width(), h.height(), method, nthreads);
+    const std::vector<float> cells = accumulate_flow(receivers, h.width(), h.height());
+    for (std::size_t k = 0; k < out.size(); ++k)
+      out[k] = twi(static_cast<double>(cells[k]), static_cast<double>(receivers[k].gradient));
+    return out;
   }
+  std::vector<double> z;
+  flow_graph graph;
+  route_d8(h, nthreads, "topographic_wetness", z, graph);
+  const std::vector<float> cells = d8_cells(graph, nthreads);
+  const int width = h.width(), height = h.height();
+  parallel_rows(height, nthreads, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      for (int x = 0; x < width; ++x) {
+        const std::size_t c =
+            static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
+        // Interior cells: the drop to the receiver per cell length. Border
+        // cells are outlets (water leaves the map), and their slope is the
+        // steepest descent to a neighbour inside the map (0 when none is lower).
+        const std::uint32_t r = graph.receiver[c];
+        const double gradient = r != c ? (z[c] - z[r]) / graph.receiver_distance[c]
+                                       : static_cast<double>(d8_cell(z, width, height, x, y).gradient);
+        out[c] = twi(static_cast<double>(cells[c]), gradient);
+      }
+    }
+  });
   return out;
 }
 

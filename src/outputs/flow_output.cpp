@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace landform {
 
@@ -10,8 +11,13 @@ namespace {
 const std::vector<std::pair<std::string, flow_method>> k_methods = {{"d8", flow_method::d8},
                                                                     {"dinf", flow_method::dinf}};
 
-const char* method_text(flow_method m) {
-  return m == flow_method::d8 ? "D8 (O'Callaghan and Mark 1984)" : "D-infinity (Tarboton 1997)";
+// The manifest's "method": the routing and how depressions are crossed.
+std::string method_text(flow_method m) {
+  if (m == flow_method::d8) {
+    return "D8 (O'Callaghan and Mark 1984); depressions resolved on a basin graph (Cordonnier, Bovy and Braun "
+           "2019), lakes filled by Priority-Flood+epsilon (Barnes et al. 2014); border cells are outlets";
+  }
+  return "D-infinity (Tarboton 1997) after Priority-Flood+epsilon (Barnes et al. 2014)";
 }
 
 int whole_world(const flow_output_options&, double) {
@@ -36,7 +42,7 @@ encoded_file encode_flow(const flow_output_options& o, const std::string& format
                         ctx.write_settings());
   }
   out.extra["units"] = "cells (multiply by cell_size^2 for square metres)";
-  out.extra["method"] = std::string(method_text(o.method)) + " after Priority-Flood+epsilon (Barnes et al. 2014)";
+  out.extra["method"] = method_text(o.method);
   out.extra["max_accumulation"] = max;
   return out;
 }
@@ -52,7 +58,7 @@ encoded_file encode_wetness(const wetness_output_options& o, const std::string& 
   encoded_file out = encode_scalar(ctx.take_window(std::move(full)), ctx.width, ctx.height, format, lo, hi,
                                    "topographic wetness index ln(a / tan beta)", ctx.write_settings());
   out.extra["units"] = "dimensionless; a in metres (upslope area per unit contour width), tan beta in m/m";
-  out.extra["method"] = std::string(method_text(o.method)) + " after Priority-Flood+epsilon (Barnes et al. 2014)";
+  out.extra["method"] = method_text(o.method);
   return out;
 }
 
@@ -86,10 +92,12 @@ const param_schema<wetness_output_options>& wetness_output_options::schema() {
 output_kind flow_output_kind() {
   return make_output_kind<flow_output_options>(
       "flow", "flow accumulation (upslope area in cells), D8 or D-infinity, after depression filling",
-      "Depressions are filled by Priority-Flood+epsilon (Barnes, Lehman and Mulla 2014) so every cell drains "
-      "to the map border; water is then routed by D8 (O'Callaghan and Mark 1984) or D-infinity (Tarboton 1997) "
-      "and each cell's upslope area counted in cells, itself included. r32 stores that count; png8/png16 store "
-      "log(1 + a) / log(1 + max) (scale: log) or a / max (scale: linear). Needs the whole world.",
+      "Water is routed by D8 (O'Callaghan and Mark 1984) or D-infinity (Tarboton 1997) so that every cell "
+      "drains to the map border, and each cell's upslope area is counted in cells, itself included. D8 routes "
+      "on the heights, joins the pits' basins in a basin graph (Cordonnier, Bovy and Braun 2019) and fills only "
+      "the lakes by Priority-Flood+epsilon (Barnes, Lehman and Mulla 2014); border cells are outlets. "
+      "D-infinity fills every depression by Priority-Flood+epsilon first. r32 stores the count; png8/png16 "
+      "store log(1 + a) / log(1 + max) (scale: log) or a / max (scale: linear). Needs the whole world.",
       {"png16", "png8", "r32"}, &whole_world, &encode_flow);
 }
 

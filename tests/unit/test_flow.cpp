@@ -16,6 +16,8 @@
 #include <cstring>
 #include <limits>
 #include <numbers>
+#include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -106,8 +108,16 @@ TEST_CASE("flow: on a plane tilted south, D8 accumulation is the cells above in 
     }
     CHECK(outflow(receivers, acc) == w * h);
   }
-  CHECK(flow_accumulation(plane, flow_method::d8) ==
-        accumulate_flow(flow_directions(filled, w, h, flow_method::d8), w, h));
+  // flow_accumulation's D8 makes every border cell an outlet: the top row and
+  // the side columns keep their own water, and an interior column gathers
+  // rows 1..y.
+  const auto d8 = flow_accumulation(plane, flow_method::d8);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      INFO("cell (" << x << ", " << y << ")");
+      REQUIRE(d8[index(w, x, y)] == static_cast<float>(x == 0 || x == w - 1 || y == 0 ? 1 : y));
+    }
+  }
 }
 
 TEST_CASE("flow: the outlets carry every cell, and only border cells are outlets", "[derive][flow]") {
@@ -151,6 +161,13 @@ TEST_CASE("flow: Priority-Flood+epsilon drains a closed basin through its one no
       if (receivers[c].is_outlet()) outlets.push_back(c);
     REQUIRE(outlets == std::vector<std::size_t>{index(w, notch_x, 0)});
     CHECK(acc[index(w, notch_x, 0)] == Approx(static_cast<double>(w * h)).epsilon(1e-9));
+  }
+  // flow_accumulation's D8 (lakes only, border cells outlets): the whole
+  // bowl leaves through the notch; each wall cell keeps its own water.
+  const auto d8 = flow_accumulation(basin, flow_method::d8);
+  for (std::size_t c = 0; c < d8.size(); ++c) {
+    if (on_border(w, h, c))
+      REQUIRE(d8[c] == (c == index(w, notch_x, 0) ? static_cast<float>((w - 2) * (h - 2) + 1) : 1.0f));
   }
   // Without filling, the bowl's bottom has nowhere to go.
   const auto unfilled =
@@ -242,6 +259,98 @@ TEST_CASE("flow: a flat map drains to its border", "[derive][flow]") {
   }
 }
 
+namespace {
+
+// Small grids of random heights (std::mt19937's raw output is the same on
+// every platform): `levels` > 0 rounds them to that many values, for wide
+// flats of exactly equal heights and many pits; 0 keeps 24-bit values.
+heightfield random_field(int w, int h, std::uint32_t seed, int levels) {
+  std::mt19937 rng(seed);
+  heightfield f(region{w, h, 0, 0, 1.0});
+  for (float& v : f.values()) {
+    const auto r = static_cast<double>(rng() >> 8) / 16777216.0;  // [0, 1), 24 bits
+    v = static_cast<float>(levels > 0 ? std::floor(r * levels) / levels : r);
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("flow: D8 accumulation equals a brute-force walk down the steepest descent of a valid fill",
+          "[derive][flow]") {
+  // The reference: fill by route_depression_free_d8 (flow_routing's public
+  // API, which flow_accumulation uses), checked against the exact fill by its
+  // definition (check_epsilon_fill: within 1e-9 above it, border unchanged,
+  // every interior cell with a strictly lower neighbour); receivers by brute
+  // force on that fill (steepest drop per distance, first in neighbour order
+  // on a tie, border cells outlets); each cell's area by walking every cell's
+  // path to the border. Then: every path ends on the border, the outlets'
+  // areas sum to the cell count, areas grow strictly along receivers, and
+  // flow_accumulation gives the same floats on 1, 2 and 8 threads.
+  struct grid_case {
+    int w, h, levels;
+    std::uint32_t seed;
+  };
+  const std::vector<grid_case> cases = {{1, 1, 0, 1}, {4, 1, 0, 2},   {2, 5, 3, 3},   {3, 3, 0, 4},   {9, 7, 4, 5},
+                                        {9, 7, 0, 6}, {23, 17, 6, 7}, {23, 17, 0, 8}, {40, 31, 3, 9}, {40, 31, 0, 10}};
+  for (const auto& gc : cases) {
+    const int w = gc.w, h = gc.h;
+    INFO(w << " x " << h << ", levels " << gc.levels << ", seed " << gc.seed);
+    const heightfield field = random_field(w, h, gc.seed, gc.levels);
+    const std::vector<double> z(field.values().begin(), field.values().end());
+    std::vector<double> filled = z;
+    flow_graph graph;
+    route_depression_free_d8(filled, w, h, 1.0, graph);
+    check_epsilon_fill(z, filled, w, h);
+
+    const std::size_t n = z.size();
+    std::vector<std::size_t> receiver(n);
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        const std::size_t c = index(w, x, y);
+        receiver[c] = c;
+        if (on_border(w, h, c)) continue;
+        double best = 0.0;
+        for (std::size_t k = 0; k < 8; ++k) {
+          const std::size_t m = index(w, x + k_flow_dx[k], y + k_flow_dy[k]);
+          const double drop = filled[c] - filled[m];
+          const double s = k % 2 == 0 ? drop : drop * (1.0 / std::numbers::sqrt2);  // as the kernel computes it
+          if (s > best) {
+            best = s;
+            receiver[c] = m;
+          }
+        }
+        REQUIRE(receiver[c] != c);  // a valid fill leaves no interior pit
+      }
+    }
+    std::vector<double> area(n, 0.0);
+    for (std::size_t c = 0; c < n; ++c) {
+      std::size_t at = c, steps = 0;
+      for (;;) {
+        area[at] += 1.0;
+        if (receiver[at] == at) break;
+        at = receiver[at];
+        REQUIRE(++steps < n);  // no cycle
+      }
+      REQUIRE(on_border(w, h, at));  // every path ends on the border
+    }
+    double outlets = 0.0;
+    for (std::size_t c = 0; c < n; ++c) {
+      if (receiver[c] == c) {
+        outlets += area[c];
+      } else {
+        REQUIRE(area[receiver[c]] >= area[c] + 1.0);
+      }
+    }
+    CHECK(outlets == static_cast<double>(n));
+    const std::vector<float> expected(area.begin(), area.end());
+    for (const int threads : {1, 2, 8}) {
+      INFO(threads << " threads");
+      REQUIRE(flow_accumulation(field, flow_method::d8, threads) == expected);
+    }
+  }
+}
+
 TEST_CASE("flow: on a plane falling to the south-east, D8 and D-infinity both follow the diagonal", "[derive][flow]") {
   // Steepest descent is exactly diagonal (45 degrees between the axes), so
   // Tarboton's angle is pi/4 and all water goes to the diagonal neighbour:
@@ -290,14 +399,29 @@ TEST_CASE("flow: the wetness index is finite everywhere and ln(a / tan beta) on 
   const int w = 9, h = 14;
   const heightfield plane = surface(
       w, h, [&](int, int y) { return (h - 1 - y) / 128.0; }, 2.0);
-  const auto twi = topographic_wetness(plane, flow_method::d8, 64.0, 0.1);
+  // D-infinity (border cells pass water on): accumulation y + 1 cells, a = (y + 1) * 2 m.
+  const auto dinf = topographic_wetness(plane, flow_method::dinf, 64.0, 0.1);
   for (int y = 0; y < h - 1; ++y) {
     for (int x = 0; x < w; ++x) {
-      REQUIRE(twi[index(w, x, y)] == Approx(std::log((y + 1) * 2.0 / 0.25)).epsilon(1e-6));
+      REQUIRE(dinf[index(w, x, y)] == Approx(std::log((y + 1) * 2.0 / 0.25)).epsilon(1e-6));
     }
   }
   // The outlets (bottom row) have no downslope: tan beta is floored at tan(0.1 degrees).
-  CHECK(twi[index(w, 4, h - 1)] == Approx(std::log(h * 2.0 / std::tan(0.1 * std::numbers::pi / 180.0))).epsilon(1e-6));
+  const double floor_tan = std::tan(0.1 * std::numbers::pi / 180.0);
+  CHECK(dinf[index(w, 4, h - 1)] == Approx(std::log(h * 2.0 / floor_tan)).epsilon(1e-6));
+  // D8: border cells are outlets holding their own cell (the bottom row's
+  // interior cells also their column's rows 1..h-2); their slope is their
+  // steepest descent inside the map, 0.25 but on the bottom row (floored).
+  const auto d8 = topographic_wetness(plane, flow_method::d8, 64.0, 0.1);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      INFO("cell (" << x << ", " << y << ")");
+      const bool side = x == 0 || x == w - 1 || y == 0;
+      const double cells = side ? 1.0 : y;
+      const double tan_beta = y == h - 1 ? floor_tan : 0.25;
+      REQUIRE(d8[index(w, x, y)] == Approx(std::log(cells * 2.0 / tan_beta)).epsilon(1e-6));
+    }
+  }
 
   for (const auto method : {flow_method::d8, flow_method::dinf}) {
     for (const auto& field : {noise_field(70, 50), heightfield(region{20, 20, 0, 0, 1.0}, 0.0f)}) {
@@ -326,7 +450,16 @@ TEST_CASE("flow: results do not depend on the thread count", "[derive][flow][det
 TEST_CASE("flow: non-finite heights and mismatched sizes are rejected with the cell and the rule", "[derive][flow]") {
   heightfield h(region{5, 4, 0, 0, 1.0});
   h.at(3, 2) = std::nanf("");
+  h.at(1, 3) = std::numeric_limits<float>::infinity();  // later in index order than (3, 2)
   CHECK_THROWS_WITH(priority_flood_epsilon(h), "priority_flood_epsilon: height nan at cell (3, 2) is not finite");
+  CHECK_THROWS_WITH(flow_accumulation(h, flow_method::d8, 2),
+                    "flow_accumulation: height nan at cell (3, 2) is not finite");
+  CHECK_THROWS_WITH(topographic_wetness(h, flow_method::d8, 1.0, 0.1),
+                    "topographic_wetness: height nan at cell (3, 2) is not finite");
+  h.at(3, 2) = 0.0f;
+  CHECK_THROWS_WITH(flow_accumulation(h, flow_method::d8),
+                    "flow_accumulation: height inf at cell (1, 3) is not finite");
+  CHECK_THROWS_AS(flow_accumulation(h, flow_method::dinf), std::invalid_argument);
   CHECK_THROWS_WITH(flow_directions(std::vector<double>(7), 2, 3, flow_method::d8),
                     "flow_directions: 7 values for a 2 x 3 grid");
   std::vector<flow_receivers> off_grid(6);

@@ -2,7 +2,9 @@
 /// @file
 /// Surface water flow: depression filling (Priority-Flood+epsilon), flow
 /// directions (D8, D-infinity), flow accumulation and the topographic
-/// wetness index.
+/// wetness index. D8 accumulation and wetness route through
+/// derive/flow_routing.hpp, the routing module that stream-power erosion
+/// uses; D-infinity fills the whole map, then routes by flow_directions().
 
 #include <array>
 #include <cstdint>
@@ -88,10 +90,36 @@ std::vector<flow_receivers> flow_directions(const std::vector<double>& filled, i
 ///         grid; std::logic_error when the directions contain a cycle
 std::vector<float> accumulate_flow(const std::vector<flow_receivers>& receivers, int width, int height);
 
-/// priority_flood_epsilon(), flow_directions() and accumulate_flow() in one:
-/// width x height upslope areas in cells (>= 1), row-major, float32.
-/// Deterministic: only the directions use `nthreads`, and they do not depend on it.
-/// @throws std::invalid_argument for a non-finite height
+/// Flow accumulation: upslope area of every cell in cells, the cell itself
+/// included.
+///
+/// - d8: depression-free D8 routing of flow_routing.hpp
+///   (route_depression_free_d8() on the heights as float64, cell size 1, then
+///   drainage_area_d8()): D8 receivers (O'Callaghan and Mark 1984) on the raw
+///   heights; the pits' basins joined by a basin graph whose minimax passes
+///   give each lake its spill level, as in Cordonnier, Bovy and Braun (2019,
+///   "A versatile, linear complexity algorithm for flow routing in
+///   topographies with depressions", Earth Surface Dynamics 7) and
+///   fastscapelib; only the lakes are filled by Priority-Flood+epsilon
+///   (Barnes et al. 2014, see priority_flood_epsilon()), so their water
+///   crosses them to the spill point; the area is summed along the stack
+///   (Braun and Willett 2013). **Every border cell is an outlet**: water that
+///   reaches the border leaves the map there and is not passed along it (a
+///   border cell's area counts only itself and its interior donors).
+/// - dinf: priority_flood_epsilon(), flow_directions() and accumulate_flow(),
+///   where a border cell with a lower neighbour passes its water on.
+///
+/// Both: every interior cell drains to the border, so the outlets' areas sum
+/// to the cell count (d8: exactly; dinf: up to rounding).
+///
+/// @param h        width x height heights (any unit; only their order matters), row-major
+/// @param nthreads 0 = all cores, 1 = serial (d8: receivers, basin graph,
+///                 stack and area run in parallel parts; dinf: the directions)
+/// @return width x height upslope areas in cells (>= 1), row-major, float32
+///         (summed in double; d8 exact up to 2^24 cells). Multiply by
+///         cell_size^2 for square metres (contributing_area()).
+/// @throws std::invalid_argument for a non-finite height (names the cell and the value)
+/// Determinism: the result depends only on the heights, never on `nthreads`.
 std::vector<float> flow_accumulation(const heightfield& h, flow_method method, int nthreads = 1);
 
 /// Upslope (contributing) area in square metres: accumulation (cells) * cell_size^2.
@@ -101,11 +129,14 @@ std::vector<float> contributing_area(const std::vector<float>& accumulation_cell
 /// "A physically based, variable contributing area model of basin
 /// hydrology", Hydrological Sciences Bulletin 24(1)).
 ///
-/// a = specific catchment area in metres = accumulation (cells) * cell_size^2
-/// / cell_size (contour width = one cell); tan beta = the downslope gradient
-/// of the chosen flow method on the filled surface in metres per metre
-/// (gradient * height_scale / cell_size), raised to at least tan(min_slope)
-/// so that flats and outlets stay finite.
+/// a = specific catchment area in metres = accumulation (cells, as
+/// flow_accumulation()) * cell_size^2 / cell_size (contour width = one
+/// cell); tan beta = the downslope gradient of the chosen flow method on the
+/// filled surface in metres per metre (gradient * height_scale / cell_size),
+/// raised to at least tan(min_slope) so that flats and outlets stay finite.
+/// d8: an interior cell's gradient is the drop to its receiver per distance
+/// (1 or sqrt 2 cells); a border cell is an outlet, and its gradient is its
+/// steepest descent to a neighbour inside the map (0 when none is lower).
 ///
 /// @param h            width x height heights (unitless), cell size from h.placement()
 /// @param height_scale metres for a height of 1.0, > 0
@@ -113,7 +144,7 @@ std::vector<float> contributing_area(const std::vector<float>& accumulation_cell
 /// @param nthreads     as for flow_accumulation(); the result does not depend on it
 /// @return width x height TWI values (dimensionless, finite), row-major, float32
 /// @throws std::invalid_argument for height_scale <= 0, min_slope outside (0, 90)
-///         or a non-finite height
+///         or a non-finite height (names the cell and the value)
 std::vector<float> topographic_wetness(const heightfield& h, flow_method method, double height_scale, double min_slope,
                                        int nthreads = 1);
 

@@ -27,10 +27,10 @@ struct wetness_output_options {
 };
 
 /// The "flow" map: flow accumulation (upslope area in cells, the cell
-/// itself included) after Priority-Flood+epsilon depression filling, by D8 or
-/// D-infinity. r32 stores the accumulation in cells unscaled (whatever
-/// `scale`); png8/png16 store log(1 + a) / log(1 + max) (or a / max) at full
-/// scale, max taken over the whole world so tiles agree.
+/// itself included) with depressions resolved, by D8 or D-infinity (see
+/// flow_accumulation(): D8 fills only the lakes, and its border cells are outlets). r32 stores the accumulation in
+/// cells unscaled (whatever `scale`); png8/png16 store log(1 + a) / log(1 + max) (or a / max) at full scale, max taken
+/// over the whole world so tiles agree.
 output_kind flow_output_kind();
 
 /// The "wetness" map: topographic wetness index ln(a / tan beta), see
