@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/huge_pages.hpp"
 #include "landform/core/parallel.hpp"
 #include "landform/derive/flow_routing.hpp"
 #include "priority_flood.hpp"
@@ -124,7 +125,9 @@ std::vector<double> finite_heights(const heightfield& h, int nthreads, const cha
   const std::size_t n = h.size();
   const auto w = static_cast<std::size_t>(h.width());
   const float* z = h.data();
-  std::vector<double> out(n);
+  std::vector<double> out;
+  detail::reserve_huge_pages(out, n);
+  out.resize(n);
   std::vector<std::uint8_t> bad_row(static_cast<std::size_t>(h.height()), 0);
   parallel_rows(h.height(), nthreads, [&](int y0, int y1) {
     for (auto y = static_cast<std::size_t>(y0); y < static_cast<std::size_t>(y1); ++y) {
@@ -153,14 +156,30 @@ std::vector<double> finite_heights(const heightfield& h, int nthreads, const cha
 // sqrt 2 cell lengths) and the stack. Border cells are outlets.
 void route_d8(const heightfield& h, int nthreads, const char* what, std::vector<double>& z, flow_graph& graph) {
   z = finite_heights(h, nthreads, what);
+  // The graph's map-sized arrays (flow_routing resizes them within this room).
+  detail::reserve_huge_pages(graph.receiver, z.size());
+  detail::reserve_huge_pages(graph.receiver_distance, z.size());
+  detail::reserve_huge_pages(graph.stack, z.size());
+  detail::reserve_huge_pages(graph.basin, z.size());
+  detail::reserve_huge_pages(graph.flood_region, z.size());
+  // compute_stack()'s parts (16 today) grow by push_back: room for a quarter
+  // of the map each (address space only; a larger part grows once more).
+  graph.stack_work.resize(16);
+  for (auto& part : graph.stack_work) detail::reserve_huge_pages(part, z.size() / 4);
   route_depression_free_d8(z, h.width(), h.height(), 1.0, graph, nthreads);
 }
 
-// D8 upslope areas in cells (exact integers in float64, cell size 1) as float32.
-std::vector<float> d8_cells(const flow_graph& graph, int nthreads) {
-  std::vector<double> area;
+// D8 upslope areas in cells (exact integers in float64, cell size 1) as
+// float32, summed in `area` (its storage reused when large enough).
+std::vector<float> d8_cells(const flow_graph& graph, int nthreads, std::vector<double>& area) {
+  if (area.capacity() < graph.receiver.size()) {
+    area = {};
+    detail::reserve_huge_pages(area, graph.receiver.size());
+  }
   drainage_area_d8(graph, 1.0, area, nthreads);
-  std::vector<float> out(area.size());
+  std::vector<float> out;
+  detail::reserve_huge_pages(out, area.size());
+  out.resize(area.size());
   const auto w = static_cast<std::size_t>(graph.width);
   parallel_rows(graph.height, nthreads, [&](int y0, int y1) {
     for (std::size_t c = static_cast<std::size_t>(y0) * w; c < static_cast<std::size_t>(y1) * w; ++c)
@@ -256,7 +275,7 @@ std::vector<float> flow_accumulation(const heightfield& h, flow_method method, i
     std::vector<double> z;
     flow_graph graph;
     route_d8(h, nthreads, "flow_accumulation", z, graph);
-    return d8_cells(graph, nthreads);
+    return d8_cells(graph, nthreads, z);  // the filled heights' storage takes the areas
   }
   return accumulate_flow(flow_directions(priority_flood_epsilon(h), h.width(), h.height(), method, nthreads), h.width(),
                          h.height());
@@ -299,7 +318,8 @@ std::vector<float> topographic_wetness(const heightfield& h, flow_method method,
   std::vector<double> z;
   flow_graph graph;
   route_d8(h, nthreads, "topographic_wetness", z, graph);
-  const std::vector<float> cells = d8_cells(graph, nthreads);
+  std::vector<double> area;
+  const std::vector<float> cells = d8_cells(graph, nthreads, area);
   const int width = h.width(), height = h.height();
   parallel_rows(height, nthreads, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y) {
