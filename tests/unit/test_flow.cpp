@@ -2,8 +2,10 @@
 // accumulation, the topographic wetness index and the "flow" / "wetness"
 // outputs: exact accumulations on tilted planes, conservation (the outlets
 // carry every cell), a closed basin drained through its one notch, Tarboton's
-// split on a plane between two neighbours, thread independence, tiles equal to
-// the world's window, and png16 files decoded by stb_image.
+// split on a plane between two neighbours, D8 accumulation (flow_routing, border
+// cells outlets) against a brute-force walk on random grids, thread
+// independence, tiles equal to the world's window, and png16 files decoded by
+// stb_image.
 
 #include <stb_image.h>
 #include <catch2/catch.hpp>

@@ -70,7 +70,10 @@ std::vector<double> priority_flood_epsilon(const heightfield& h);
 ///   (s = sqrt(s1^2 + s2^2) inside, the edge slope when clamped); the steepest
 ///   facet wins and its flow splits (pi/4 - r) / (pi/4) to e1, r / (pi/4) to e2.
 /// Only neighbours inside the map are considered; a cell with no lower
-/// neighbour is an outlet (on a filled surface, border cells only).
+/// neighbour is an outlet (on a filled surface, border cells only), so a
+/// border cell with a lower neighbour passes its water on. (flow_accumulation()
+/// with d8 does not use this: it routes by flow_routing.hpp, where every
+/// border cell is an outlet.)
 ///
 /// @param filled   width x height heights, row-major
 /// @param nthreads 0 = all cores, 1 = serial; cells are independent, so the
