@@ -58,6 +58,13 @@ struct flow_graph {
   std::vector<std::uint32_t> stack_part;
   /// Working storage of compute_stack(): each part's nodes.
   std::vector<std::vector<std::uint32_t>> stack_work;
+  /// The base nodes (their own receivers) in index order, as compute_stack()
+  /// found them; part k of the stack holds the trees of base_nodes[base_part[k]
+  /// .. base_part[k + 1]).
+  std::vector<std::uint32_t> base_nodes;
+  std::vector<std::uint32_t> base_part;
+  /// Working storage of compute_stack(): the base nodes found per band of rows.
+  std::vector<std::vector<std::uint32_t>> band_bases;
   /// Working storage of route_depression_free_d8() (width x height once
   /// used): the pit basin of each node at the last call (0 = drains to the
   /// border) and the flags of the nodes it flooded.
