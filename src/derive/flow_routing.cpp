@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <functional>
@@ -192,10 +193,12 @@ void walk_donors(const flow_graph& graph, const std::uint32_t* bases, std::size_
 
 }  // namespace
 
-void compute_stack(flow_graph& graph, int nthreads) {
-  check_grid(graph.receiver.size(), graph.width, graph.height, "compute_stack");
+namespace {
+
+// The stack from graph.base_nodes (current for graph.receiver): the trees of
+// fixed parts of the base nodes walked in parallel, joined in order.
+void stack_from_bases(flow_graph& graph, int nthreads) {
   const std::size_t n = graph.receiver.size();
-  collect_base_nodes(graph, nthreads);
   const std::vector<std::uint32_t>& bases = graph.base_nodes;
   graph.base_part.resize(k_stack_parts + 1);
   for (std::size_t part = 0; part <= k_stack_parts; ++part)
@@ -217,6 +220,14 @@ void compute_stack(flow_graph& graph, int nthreads) {
     std::copy(graph.stack_work[part].begin(), graph.stack_work[part].end(),
               graph.stack.begin() + graph.stack_part[part]);
   });
+}
+
+}  // namespace
+
+void compute_stack(flow_graph& graph, int nthreads) {
+  check_grid(graph.receiver.size(), graph.width, graph.height, "compute_stack");
+  collect_base_nodes(graph, nthreads);
+  stack_from_bases(graph, nthreads);
 }
 
 void for_each_stack_part(const flow_graph& graph, int nthreads,
@@ -358,41 +369,49 @@ struct basin_count {
 };
 
 // graph.basin: every node's pit basin (0 = drains to the border or an
-// outlet), numbered in stack order. compute_stack() walks each base node's
-// donors depth-first before the next base node, so a basin is the stack
-// segment from its pit to the next base node; a part of the stack starts at
-// a base node, so the parts are labelled in parallel, each from the number
-// of pits among the bases of the parts before it (the serial numbering).
-// Leaves graph.basin as it was when there is no pit.
+// outlet), the pits numbered 1.. in index order; graph.base_nodes collected
+// afresh. A node's basin is that of the base node its receivers lead to:
+// each node follows its receivers until a node already labelled and labels
+// the path (rows in parallel; two threads meeting on a path write the same
+// label, so the labels do not depend on the thread count). Leaves
+// graph.basin as it was when there is no pit.
 basin_count label_basins(const std::vector<double>& z, const std::uint8_t* outlets, int nthreads, flow_graph& graph) {
-  std::array<std::uint32_t, k_stack_parts + 1> first{};
-  for (std::size_t part = 0; part < k_stack_parts; ++part) {
-    std::uint32_t pits = 0;
-    for (std::uint32_t b = graph.base_part[part]; b < graph.base_part[part + 1]; ++b)
-      pits += interior_pit(graph, outlets, graph.base_nodes[b]) ? 1 : 0;
-    first[part + 1] = first[part] + pits;
-  }
+  collect_base_nodes(graph, nthreads);
   basin_count count;
-  count.basins = first[k_stack_parts];
+  for (const std::uint32_t b : graph.base_nodes) count.basins += interior_pit(graph, outlets, b) ? 1 : 0;
   if (count.basins == 0) return count;
-  std::array<basin_count, k_stack_parts> parts{};
-  parallel_tasks(static_cast<int>(k_stack_parts), nthreads, [&](int k) {
-    const auto part = static_cast<std::size_t>(k);
-    std::uint32_t label = 0, next = first[part];
-    basin_count& mine = parts[part];
-    for (std::uint32_t i = graph.stack_part[part]; i < graph.stack_part[part + 1]; ++i) {
-      const std::uint32_t c = graph.stack[i];
-      if (graph.receiver[c] == c) label = interior_pit(graph, outlets, c) ? ++next : 0;
-      graph.basin[c] = label;
+  constexpr std::uint32_t unknown = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t>& basin = graph.basin;
+  parallel_rows(graph.height, nthreads, [&](int y0, int y1) {
+    const auto w = static_cast<std::size_t>(graph.width);
+    std::fill(basin.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y0) * w),
+              basin.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y1) * w), unknown);
+  });
+  std::uint32_t pits = 0;
+  for (const std::uint32_t b : graph.base_nodes) basin[b] = interior_pit(graph, outlets, b) ? ++pits : 0;
+  std::array<basin_count, k_bands> bands{};
+  parallel_tasks(k_bands, nthreads, [&](int band) {
+    const row_band rows = band_nodes(graph.width, graph.height, band);
+    std::vector<std::uint32_t> path;
+    basin_count& mine = bands[static_cast<std::size_t>(band)];
+    for (std::size_t c = rows.begin; c < rows.end; ++c) {
+      std::uint32_t node = static_cast<std::uint32_t>(c), label = 0;
+      while ((label = std::atomic_ref<std::uint32_t>(basin[node]).load(std::memory_order_relaxed)) == unknown) {
+        path.push_back(node);
+        node = graph.receiver[node];
+      }
+      for (const std::uint32_t p : path)
+        std::atomic_ref<std::uint32_t>(basin[p]).store(label, std::memory_order_relaxed);
+      path.clear();
       if (label != 0) {
         ++mine.nodes;
         mine.highest = std::max(mine.highest, std::abs(z[c]));
       }
     }
   });
-  for (const basin_count& part : parts) {
-    count.nodes += part.nodes;
-    count.highest = std::max(count.highest, part.highest);
+  for (const basin_count& band : bands) {
+    count.nodes += band.nodes;
+    count.highest = std::max(count.highest, band.highest);
   }
   return count;
 }
@@ -404,7 +423,6 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
   check_grid(z.size(), width, height, "route_depression_free_d8");
   check_finite(z, width, height, nthreads, "route_depression_free_d8");
   compute_receivers_d8(z, width, height, cell_size, graph, nthreads, outlets);
-  compute_stack(graph, nthreads);
   const std::size_t n = z.size();
   std::size_t raised = 0;
   // basin: every node's pit basin from the last labelling; region: the
@@ -422,7 +440,10 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
     // A surface that drains (the usual case between two steps) has no pit
     // among its base nodes.
     const basin_count basins = label_basins(z, outlets, nthreads, graph);
-    if (basins.basins == 0) return raised;
+    if (basins.basins == 0) {
+      stack_from_bases(graph, nthreads);
+      return raised;
+    }
     // The lakes: basin nodes at or below their basin's spill level, or
     // above it by less than the fill can lift a node; on the last attempt
     // whole catchments, which always leaves every node draining.
@@ -442,7 +463,8 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
     raised += detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out, region.data());
     // Only flooded nodes changed height: the receivers of them and of their
     // neighbours are computed again (the same kernel, so the same values as
-    // a whole pass; each row writes only its own nodes), then the stack.
+    // a whole pass; each row writes only its own nodes); the stack is built
+    // once they drain.
     parallel_rows(height, nthreads, [&](int y0, int y1) {
       for (int y = y0; y < y1; ++y) {
         for (int x = 0; x < width; ++x) {
@@ -454,7 +476,6 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
         }
       }
     });
-    compute_stack(graph, nthreads);
   }
 }
 

@@ -140,7 +140,8 @@ void for_each_stack_part(const flow_graph& graph, int nthreads,
 /// every closed depression is filled, where only the depressions are
 /// visited. Receivers are computed on `z` (rows in parallel); the nodes whose
 /// steepest-descent path ends in an interior pit (a node without a lower
-/// neighbour) form the pits' basins. Each basin's lake level is its minimax
+/// neighbour) form the pits' basins, labelled by following the receivers
+/// (rows in parallel; a path stops at the first node already labelled). Each basin's lake level is its minimax
 /// pass height to the border over the graph of basins (Dijkstra; the basin
 /// graph of fastscapelib and Cordonnier et al. 2019 in spirit); the basin
 /// nodes at or below that level (the lakes), and those above it by less than
@@ -151,9 +152,9 @@ void for_each_stack_part(const flow_graph& graph, int nthreads,
 /// are flooded, which always drains. On a surface that already drains this
 /// costs one receiver pass and one stack pass; a diffused landscape usually
 /// has pits again after every step (most nodes drain to one), and then the
-/// basins cost one labelling walk of the stack, one raster pass for the basin
-/// graph (rows in parallel), one Dijkstra over it, the flood of the lakes and
-/// one more stack pass.
+/// basins cost one labelling pass, one raster pass for the basin graph (rows
+/// in parallel), one Dijkstra over it and the flood of the lakes; the stack
+/// is built once, after the flood.
 ///
 /// @param z width x height heights in metres, row-major; closed depressions
 ///          are raised in place (every interior node then has a strictly
