@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <functional>
@@ -36,18 +37,46 @@ std::array<std::ptrdiff_t, 8> neighbour_offsets(int width) {
   return detail::neighbour_offsets(width);
 }
 
+// Bands of rows for the raster passes: fixed by the grid, not the thread
+// count, so what a pass collects per band (and joins in band order) is the
+// same for any number of threads.
+constexpr int k_bands = 16;
+
+struct row_band {
+  std::size_t begin, end;  // node indices [begin, end): whole rows
+};
+
+row_band band_nodes(int width, int height, int band) {
+  const int rows = (height + k_bands - 1) / k_bands;
+  const auto y0 = static_cast<std::size_t>(std::min(height, band * rows));
+  const auto y1 = static_cast<std::size_t>(std::min(height, (band + 1) * rows));
+  const auto w = static_cast<std::size_t>(width);
+  return {y0 * w, y1 * w};
+}
+
+// Throws for the first non-finite height in index order (bands of rows in
+// parallel).
+void check_finite(const std::vector<double>& z, int width, int height, int nthreads, const char* what) {
+  constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  std::array<std::size_t, k_bands> first_bad{};
+  parallel_tasks(k_bands, nthreads, [&](int band) {
+    const row_band rows = band_nodes(width, height, band);
+    std::size_t bad = none;
+    for (std::size_t c = rows.begin; c < rows.end && bad == none; ++c) bad = std::isfinite(z[c]) ? none : c;
+    first_bad[static_cast<std::size_t>(band)] = bad;
+  });
+  const std::size_t k = *std::min_element(first_bad.begin(), first_bad.end());
+  if (k == none) return;
+  const auto w = static_cast<std::size_t>(width);
+  throw std::invalid_argument(std::string(what) + ": height at node (" + std::to_string(k % w) + ", " +
+                              std::to_string(k / w) + ") is not finite");
+}
+
 }  // namespace
 
 std::size_t priority_flood_fill(std::vector<double>& z, int width, int height) {
   check_grid(z.size(), width, height, "priority_flood_fill");
-  const std::size_t n = z.size();
-  for (std::size_t k = 0; k < n; ++k) {
-    if (!std::isfinite(z[k])) {
-      throw std::invalid_argument("priority_flood_fill: height at node (" +
-                                  std::to_string(k % static_cast<std::size_t>(width)) + ", " +
-                                  std::to_string(k / static_cast<std::size_t>(width)) + ") is not finite");
-    }
-  }
+  check_finite(z, width, height, 1, "priority_flood_fill");
   return detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out);
 }
 
@@ -125,6 +154,22 @@ namespace {
 // drainage tree holds a quarter of the map.
 constexpr std::size_t k_stack_parts = 16;
 
+// graph.base_nodes: the nodes that are their own receivers, in index order
+// (bands of rows in parallel, joined in order).
+void collect_base_nodes(flow_graph& graph, int nthreads) {
+  graph.band_bases.resize(k_bands);
+  parallel_tasks(k_bands, nthreads, [&](int band) {
+    const row_band rows = band_nodes(graph.width, graph.height, band);
+    std::vector<std::uint32_t>& out = graph.band_bases[static_cast<std::size_t>(band)];
+    out.clear();
+    for (std::size_t c = rows.begin; c < rows.end; ++c) {
+      if (graph.receiver[c] == c) out.push_back(static_cast<std::uint32_t>(c));
+    }
+  });
+  graph.base_nodes.clear();
+  for (const auto& band : graph.band_bases) graph.base_nodes.insert(graph.base_nodes.end(), band.begin(), band.end());
+}
+
 // Appends the depth-first walk over the donors from each base node of
 // `bases` to `out`.
 void walk_donors(const flow_graph& graph, const std::uint32_t* bases, std::size_t count,
@@ -148,17 +193,20 @@ void walk_donors(const flow_graph& graph, const std::uint32_t* bases, std::size_
 
 }  // namespace
 
-void compute_stack(flow_graph& graph, int nthreads) {
-  check_grid(graph.receiver.size(), graph.width, graph.height, "compute_stack");
+namespace {
+
+// The stack from graph.base_nodes (current for graph.receiver): the trees of
+// fixed parts of the base nodes walked in parallel, joined in order.
+void stack_from_bases(flow_graph& graph, int nthreads) {
   const std::size_t n = graph.receiver.size();
-  std::vector<std::uint32_t> bases;  // in index order
-  for (std::size_t c = 0; c < n; ++c) {
-    if (graph.receiver[c] == c) bases.push_back(static_cast<std::uint32_t>(c));
-  }
+  const std::vector<std::uint32_t>& bases = graph.base_nodes;
+  graph.base_part.resize(k_stack_parts + 1);
+  for (std::size_t part = 0; part <= k_stack_parts; ++part)
+    graph.base_part[part] = static_cast<std::uint32_t>(bases.size() * part / k_stack_parts);
   graph.stack_work.resize(k_stack_parts);
   parallel_tasks(static_cast<int>(k_stack_parts), nthreads, [&](int k) {
     const auto part = static_cast<std::size_t>(k);
-    const std::size_t b0 = bases.size() * part / k_stack_parts, b1 = bases.size() * (part + 1) / k_stack_parts;
+    const std::uint32_t b0 = graph.base_part[part], b1 = graph.base_part[part + 1];
     graph.stack_work[part].clear();
     walk_donors(graph, bases.data() + b0, b1 - b0, graph.stack_work[part]);
   });
@@ -174,6 +222,14 @@ void compute_stack(flow_graph& graph, int nthreads) {
   });
 }
 
+}  // namespace
+
+void compute_stack(flow_graph& graph, int nthreads) {
+  check_grid(graph.receiver.size(), graph.width, graph.height, "compute_stack");
+  collect_base_nodes(graph, nthreads);
+  stack_from_bases(graph, nthreads);
+}
+
 void for_each_stack_part(const flow_graph& graph, int nthreads,
                          const std::function<void(std::size_t, std::size_t)>& fn) {
   if (graph.stack_part.size() < 2) {
@@ -187,10 +243,6 @@ void for_each_stack_part(const flow_graph& graph, int nthreads,
 }
 
 namespace {
-
-// Rows per band are fixed by the grid, not the thread count, so the pass
-// lists are the same for any number of threads.
-constexpr int k_pass_bands = 16;
 
 // The passes between basins found in rows [y0, y1): for each pair of
 // 8-neighbours in different basins (basin 0 = drains to the border), the
@@ -242,11 +294,11 @@ void collect_passes(const std::vector<double>& z, int width, int height, const s
 // the order of the passes nor repeated passes change them.
 void basin_levels(const std::vector<double>& z, int width, int height, std::uint32_t basins, int nthreads,
                   flow_graph& graph) {
-  graph.band_passes.resize(k_pass_bands);
-  const int rows_per_band = (height + k_pass_bands - 1) / k_pass_bands;
-  parallel_tasks(k_pass_bands, nthreads, [&](int band) {
-    const int y0 = std::min(height, band * rows_per_band);
-    collect_passes(z, width, height, graph.basin, y0, std::min(height, y0 + rows_per_band),
+  graph.band_passes.resize(k_bands);
+  parallel_tasks(k_bands, nthreads, [&](int band) {
+    const row_band rows = band_nodes(width, height, band);
+    const auto w = static_cast<std::size_t>(width);
+    collect_passes(z, width, height, graph.basin, static_cast<int>(rows.begin / w), static_cast<int>(rows.end / w),
                    graph.band_passes[static_cast<std::size_t>(band)]);
   });
   // Compressed rows, each pass in both directions.
@@ -298,45 +350,81 @@ void basin_levels(const std::vector<double>& z, int width, int height, std::uint
 // evolving landscape, whose diffused lake floors leave many nodes a few ulps
 // above the level (4096^2: 3 passes over 16 million basin nodes, 4.7 s,
 // against one pass, 1.6 s).
-double epsilon_rise_bound(const std::vector<double>& z, int width, int height, const std::vector<std::uint32_t>& basin,
-                          std::size_t basin_nodes, int nthreads) {
-  std::array<double, k_pass_bands> band_top{};
-  const int rows_per_band = (height + k_pass_bands - 1) / k_pass_bands;
-  const auto w = static_cast<std::size_t>(width);
-  parallel_tasks(k_pass_bands, nthreads, [&](int band) {
-    const auto y0 = static_cast<std::size_t>(std::min(height, band * rows_per_band));
-    const auto y1 = static_cast<std::size_t>(std::min(height, (band + 1) * rows_per_band));
-    double top = 0.0;
-    for (std::size_t c = y0 * w; c < y1 * w; ++c) {
-      if (basin[c] != 0) top = std::max(top, std::abs(z[c]));
-    }
-    band_top[static_cast<std::size_t>(band)] = top;
-  });
-  const double top = *std::max_element(band_top.begin(), band_top.end());
+double epsilon_rise_bound(double top, std::size_t basin_nodes) {
   const double ulp = std::nextafter(top, std::numeric_limits<double>::infinity()) - top;
   return 2.0 * static_cast<double>(basin_nodes) * ulp;
+}
+
+// A base node that is not on the border and not an outlet: a pit.
+bool interior_pit(const flow_graph& graph, const std::uint8_t* outlets, std::uint32_t c) {
+  const auto w = static_cast<std::uint32_t>(graph.width), h = static_cast<std::uint32_t>(graph.height);
+  const std::uint32_t x = c % w, y = c / w;
+  return graph.receiver[c] == c && x > 0 && y > 0 && x + 1 < w && y + 1 < h && !(outlets && outlets[c]);
+}
+
+struct basin_count {
+  std::uint32_t basins = 0;  // pit basins, labelled 1..basins
+  std::size_t nodes = 0;     // nodes in them
+  double highest = 0.0;      // largest |height| among them
+};
+
+// graph.basin: every node's pit basin (0 = drains to the border or an
+// outlet), the pits numbered 1.. in index order; graph.base_nodes collected
+// afresh. A node's basin is that of the base node its receivers lead to:
+// each node follows its receivers until a node already labelled and labels
+// the path (rows in parallel; two threads meeting on a path write the same
+// label, so the labels do not depend on the thread count). Leaves
+// graph.basin as it was when there is no pit.
+basin_count label_basins(const std::vector<double>& z, const std::uint8_t* outlets, int nthreads, flow_graph& graph) {
+  collect_base_nodes(graph, nthreads);
+  basin_count count;
+  for (const std::uint32_t b : graph.base_nodes) count.basins += interior_pit(graph, outlets, b) ? 1 : 0;
+  if (count.basins == 0) return count;
+  constexpr std::uint32_t unknown = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t>& basin = graph.basin;
+  parallel_rows(graph.height, nthreads, [&](int y0, int y1) {
+    const auto w = static_cast<std::size_t>(graph.width);
+    std::fill(basin.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y0) * w),
+              basin.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y1) * w), unknown);
+  });
+  std::uint32_t pits = 0;
+  for (const std::uint32_t b : graph.base_nodes) basin[b] = interior_pit(graph, outlets, b) ? ++pits : 0;
+  std::array<basin_count, k_bands> bands{};
+  parallel_tasks(k_bands, nthreads, [&](int band) {
+    const row_band rows = band_nodes(graph.width, graph.height, band);
+    std::vector<std::uint32_t> path;
+    basin_count& mine = bands[static_cast<std::size_t>(band)];
+    for (std::size_t c = rows.begin; c < rows.end; ++c) {
+      std::uint32_t node = static_cast<std::uint32_t>(c), label = 0;
+      while ((label = std::atomic_ref<std::uint32_t>(basin[node]).load(std::memory_order_relaxed)) == unknown) {
+        path.push_back(node);
+        node = graph.receiver[node];
+      }
+      for (const std::uint32_t p : path)
+        std::atomic_ref<std::uint32_t>(basin[p]).store(label, std::memory_order_relaxed);
+      path.clear();
+      if (label != 0) {
+        ++mine.nodes;
+        mine.highest = std::max(mine.highest, std::abs(z[c]));
+      }
+    }
+  });
+  for (const basin_count& band : bands) {
+    count.nodes += band.nodes;
+    count.highest = std::max(count.highest, band.highest);
+  }
+  return count;
 }
 
 }  // namespace
 
 std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
                                      int nthreads, const std::uint8_t* outlets) {
+  check_grid(z.size(), width, height, "route_depression_free_d8");
+  check_finite(z, width, height, nthreads, "route_depression_free_d8");
   compute_receivers_d8(z, width, height, cell_size, graph, nthreads, outlets);
-  compute_stack(graph, nthreads);
   const std::size_t n = z.size();
-  for (std::size_t k = 0; k < n; ++k) {
-    if (!std::isfinite(z[k])) {
-      throw std::invalid_argument("route_depression_free_d8: height at node (" +
-                                  std::to_string(k % static_cast<std::size_t>(width)) + ", " +
-                                  std::to_string(k / static_cast<std::size_t>(width)) + ") is not finite");
-    }
-  }
   std::size_t raised = 0;
-  const auto interior_pit = [&](std::uint32_t c) {
-    const auto x = static_cast<int>(c % static_cast<std::uint32_t>(width));
-    const auto y = static_cast<int>(c / static_cast<std::uint32_t>(width));
-    return graph.receiver[c] == c && x > 0 && y > 0 && x < width - 1 && y < height - 1 && !(outlets && outlets[c]);
-  };
   // basin: every node's pit basin from the last labelling; region: the
   // flags of the nodes to flood. Both are written whole on each pass (rows
   // in parallel), as the basin graph, the flood's seeds and the receiver
@@ -349,31 +437,22 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
   const auto off = neighbour_offsets(width);
   const auto w = static_cast<std::size_t>(width);
   for (int attempt = 0;; ++attempt) {
-    // A surface that drains (the usual case between two steps) has no
-    // interior base node: one sequential scan tells.
-    bool any_pit = false;
-    for (std::uint32_t c = 0; c < n && !any_pit; ++c) any_pit = graph.receiver[c] == c && interior_pit(c);
-    if (!any_pit) return raised;
-    // Basins of the interior pits (0 = drains to the border), numbered in
-    // stack order. compute_stack() walks each base node's donors depth-first
-    // before the next base node, so a basin is the stack segment from its
-    // pit to the next base node.
-    std::uint32_t basins = 0, label = 0;
-    std::size_t basin_nodes = 0;
-    for (const std::uint32_t c : graph.stack) {
-      if (graph.receiver[c] == c) label = interior_pit(c) ? ++basins : 0;
-      basin[c] = label;
-      basin_nodes += label != 0 ? 1 : 0;
+    // A surface that drains (the usual case between two steps) has no pit
+    // among its base nodes.
+    const basin_count basins = label_basins(z, outlets, nthreads, graph);
+    if (basins.basins == 0) {
+      stack_from_bases(graph, nthreads);
+      return raised;
     }
     // The lakes: basin nodes at or below their basin's spill level, or
     // above it by less than the fill can lift a node; on the last attempt
     // whole catchments, which always leaves every node draining.
     double margin = std::numeric_limits<double>::infinity();
     if (attempt < 2) {
-      basin_levels(z, width, height, basins, nthreads, graph);
-      margin = epsilon_rise_bound(z, width, height, basin, basin_nodes, nthreads);
+      basin_levels(z, width, height, basins.basins, nthreads, graph);
+      margin = epsilon_rise_bound(basins.highest, basins.nodes);
     } else {
-      graph.lake_level.assign(static_cast<std::size_t>(basins) + 1, 0.0);
+      graph.lake_level.assign(static_cast<std::size_t>(basins.basins) + 1, 0.0);
     }
     const std::vector<double>& level = graph.lake_level;
     parallel_rows(height, nthreads, [&](int y0, int y1) {
@@ -384,7 +463,8 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
     raised += detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out, region.data());
     // Only flooded nodes changed height: the receivers of them and of their
     // neighbours are computed again (the same kernel, so the same values as
-    // a whole pass; each row writes only its own nodes), then the stack.
+    // a whole pass; each row writes only its own nodes); the stack is built
+    // once they drain.
     parallel_rows(height, nthreads, [&](int y0, int y1) {
       for (int y = y0; y < y1; ++y) {
         for (int x = 0; x < width; ++x) {
@@ -396,7 +476,6 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
         }
       }
     });
-    compute_stack(graph, nthreads);
   }
 }
 

@@ -185,22 +185,28 @@ void stream_power_model::step(double dt) {
   check_stop();
   const std::uint8_t* base = base_nodes();
   route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads, base);
-  m_previous = m_z;
   check_stop();
   if (m_p.routing == routing_method::mfd)
     m_area = drainage_area_mfd(m_z, w, ht, m_cell_size, 1.1, base);
   else
     drainage_area_d8(m_graph, m_cell_size, m_area, m_nthreads);
   check_stop();
-  // 3. uplift and the per-node incision factors F = K dt A^m / L^n (independent per node).
+  // 3. uplift and the per-node incision factors F = K dt A^m / L^n
+  // (independent per node); the filled heights (previous_elevation()) and
+  // the solve's start h* = h + U dt are kept in the same pass (serial copies
+  // of the whole grid cost as much as the pass).
   m_factor.resize(n);
+  m_previous.resize(n);
+  m_start.resize(n);
   const double m_exp = m_p.m, n_exp = m_p.n;
   parallel_rows(ht, m_nthreads, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y) {
       for (int x = 0; x < w; ++x) {
         const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
         const bool interior = x > 0 && y > 0 && x < w - 1 && y < ht - 1 && !(base && base[c]);
+        m_previous[c] = m_z[c];
         if (interior) m_z[c] += m_uplift[c] * dt;
+        m_start[c] = m_z[c];
         const double l = m_graph.receiver_distance[c];
         m_factor[c] = (interior && l > 0.0)
                           ? m_k[c] * dt * std::pow(m_area[c], m_exp) / (n_exp == 1.0 ? l : std::pow(l, n_exp))
@@ -210,7 +216,6 @@ void stream_power_model::step(double dt) {
   });
   // 4. and 5. incision (with deposition), 6. diffusion.
   check_stop();
-  m_start = m_z;
   solve_incision(dt);
   check_stop();
   if (m_p.diffusivity > 0.0) {

@@ -58,6 +58,13 @@ struct flow_graph {
   std::vector<std::uint32_t> stack_part;
   /// Working storage of compute_stack(): each part's nodes.
   std::vector<std::vector<std::uint32_t>> stack_work;
+  /// The base nodes (their own receivers) in index order, as compute_stack()
+  /// found them; part k of the stack holds the trees of base_nodes[base_part[k]
+  /// .. base_part[k + 1]).
+  std::vector<std::uint32_t> base_nodes;
+  std::vector<std::uint32_t> base_part;
+  /// Working storage of compute_stack(): the base nodes found per band of rows.
+  std::vector<std::vector<std::uint32_t>> band_bases;
   /// Working storage of route_depression_free_d8() (width x height once
   /// used): the pit basin of each node at the last call (0 = drains to the
   /// border) and the flags of the nodes it flooded.
@@ -133,7 +140,8 @@ void for_each_stack_part(const flow_graph& graph, int nthreads,
 /// every closed depression is filled, where only the depressions are
 /// visited. Receivers are computed on `z` (rows in parallel); the nodes whose
 /// steepest-descent path ends in an interior pit (a node without a lower
-/// neighbour) form the pits' basins. Each basin's lake level is its minimax
+/// neighbour) form the pits' basins, labelled by following the receivers
+/// (rows in parallel; a path stops at the first node already labelled). Each basin's lake level is its minimax
 /// pass height to the border over the graph of basins (Dijkstra; the basin
 /// graph of fastscapelib and Cordonnier et al. 2019 in spirit); the basin
 /// nodes at or below that level (the lakes), and those above it by less than
@@ -144,9 +152,9 @@ void for_each_stack_part(const flow_graph& graph, int nthreads,
 /// are flooded, which always drains. On a surface that already drains this
 /// costs one receiver pass and one stack pass; a diffused landscape usually
 /// has pits again after every step (most nodes drain to one), and then the
-/// basins cost one labelling walk of the stack, one raster pass for the basin
-/// graph (rows in parallel), one Dijkstra over it, the flood of the lakes and
-/// one more stack pass.
+/// basins cost one labelling pass, one raster pass for the basin graph (rows
+/// in parallel), one Dijkstra over it and the flood of the lakes; the stack
+/// is built once, after the flood.
 ///
 /// @param z width x height heights in metres, row-major; closed depressions
 ///          are raised in place (every interior node then has a strictly
