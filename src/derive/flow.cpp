@@ -156,16 +156,6 @@ std::vector<double> finite_heights(const heightfield& h, int nthreads, const cha
 // sqrt 2 cell lengths) and the stack. Border cells are outlets.
 void route_d8(const heightfield& h, int nthreads, const char* what, std::vector<double>& z, flow_graph& graph) {
   z = finite_heights(h, nthreads, what);
-  // The graph's map-sized arrays (flow_routing resizes them within this room).
-  detail::reserve_huge_pages(graph.receiver, z.size());
-  detail::reserve_huge_pages(graph.receiver_distance, z.size());
-  detail::reserve_huge_pages(graph.stack, z.size());
-  detail::reserve_huge_pages(graph.basin, z.size());
-  detail::reserve_huge_pages(graph.flood_region, z.size());
-  // compute_stack()'s parts (16 today) grow by push_back: room for a quarter
-  // of the map each (address space only; a larger part grows once more).
-  graph.stack_work.resize(16);
-  for (auto& part : graph.stack_work) detail::reserve_huge_pages(part, z.size() / 4);
   route_depression_free_d8(z, h.width(), h.height(), 1.0, graph, nthreads);
 }
 
@@ -330,7 +320,7 @@ std::vector<float> topographic_wetness(const heightfield& h, flow_method method,
         // cells are outlets (water leaves the map), and their slope is the
         // steepest descent to a neighbour inside the map (0 when none is lower).
         const std::uint32_t r = graph.receiver[c];
-        const double gradient = r != c ? (z[c] - z[r]) / graph.receiver_distance[c]
+        const double gradient = r != c ? (z[c] - z[r]) / graph.receiver_distance(c)
                                        : static_cast<double>(d8_cell(z, width, height, x, y).gradient);
         out[c] = twi(static_cast<double>(cells[c]), gradient);
       }

@@ -12,9 +12,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/huge_pages.hpp"
+#include "lake_flood.hpp"
 #include "landform/core/parallel.hpp"
 #include "landform/derive/flow.hpp"
 #include "priority_flood.hpp"
+#include "row_bands.hpp"
 
 namespace landform {
 
@@ -37,22 +40,9 @@ std::array<std::ptrdiff_t, 8> neighbour_offsets(int width) {
   return detail::neighbour_offsets(width);
 }
 
-// Bands of rows for the raster passes: fixed by the grid, not the thread
-// count, so what a pass collects per band (and joins in band order) is the
-// same for any number of threads.
-constexpr int k_bands = 16;
-
-struct row_band {
-  std::size_t begin, end;  // node indices [begin, end): whole rows
-};
-
-row_band band_nodes(int width, int height, int band) {
-  const int rows = (height + k_bands - 1) / k_bands;
-  const auto y0 = static_cast<std::size_t>(std::min(height, band * rows));
-  const auto y1 = static_cast<std::size_t>(std::min(height, (band + 1) * rows));
-  const auto w = static_cast<std::size_t>(width);
-  return {y0 * w, y1 * w};
-}
+using detail::band_nodes;
+using detail::k_bands;
+using detail::row_band;
 
 // Throws for the first non-finite height in index order (bands of rows in
 // parallel).
@@ -88,12 +78,11 @@ struct d8_kernel {
   const std::vector<double>& z;
   int width, height;
   std::array<std::ptrdiff_t, 8> off;
-  double cell_size, diagonal, inv_sqrt2;
+  double inv_sqrt2;
   const std::uint8_t* outlets;
 
   void operator()(std::size_t c, int x, int y, flow_graph& graph) const {
     std::uint32_t best_node = static_cast<std::uint32_t>(c);
-    double best_distance = 0.0;
     if (x > 0 && y > 0 && x < width - 1 && y < height - 1 && !(outlets && outlets[c])) {
       const double zc = z[c];
       double best = 0.0;  // drop per cell length; only strictly downhill wins
@@ -108,24 +97,14 @@ struct d8_kernel {
       }
       if (best_k >= 0) {
         best_node = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[static_cast<std::size_t>(best_k)]);
-        best_distance = best_k % 2 == 0 ? cell_size : diagonal;
       }
     }
     graph.receiver[c] = best_node;
-    graph.receiver_distance[c] = best_distance;
   }
 };
 
-d8_kernel make_d8_kernel(const std::vector<double>& z, int width, int height, double cell_size,
-                         const std::uint8_t* outlets) {
-  return {z,
-          width,
-          height,
-          neighbour_offsets(width),
-          cell_size,
-          cell_size * std::numbers::sqrt2,
-          1.0 / std::numbers::sqrt2,
-          outlets};
+d8_kernel make_d8_kernel(const std::vector<double>& z, int width, int height, const std::uint8_t* outlets) {
+  return {z, width, height, neighbour_offsets(width), 1.0 / std::numbers::sqrt2, outlets};
 }
 
 }  // namespace
@@ -136,9 +115,10 @@ void compute_receivers_d8(const std::vector<double>& z, int width, int height, d
   check_cell_size(cell_size, "compute_receivers_d8");
   graph.width = width;
   graph.height = height;
+  graph.cell_size = cell_size;
+  graph.diagonal = cell_size * std::numbers::sqrt2;
   graph.receiver.resize(z.size());
-  graph.receiver_distance.resize(z.size());
-  const d8_kernel receiver_of = make_d8_kernel(z, width, height, cell_size, outlets);
+  const d8_kernel receiver_of = make_d8_kernel(z, width, height, outlets);
   parallel_rows(height, nthreads, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y) {
       const std::size_t row = static_cast<std::size_t>(y) * static_cast<std::size_t>(width);
@@ -418,10 +398,37 @@ basin_count label_basins(const std::vector<double>& z, const std::uint8_t* outle
 
 }  // namespace
 
+namespace {
+
+// A map-sized working array: when it has less room than `n`, emptied and
+// given `n` on transparent huge pages (see reserve_huge_pages()); kept
+// otherwise, so the steps of an evolving landscape reuse it.
+template <class T>
+void room_for(std::vector<T>& v, std::size_t n) {
+  if (v.capacity() >= n) return;
+  v = {};
+  detail::reserve_huge_pages(v, n);
+}
+
+// The graph's map-sized arrays, before route_depression_free_d8() resizes
+// them. The stack's parts grow by push_back: each gets room for a quarter of
+// the map (address space only; a larger part grows once more).
+void room_for_graph(flow_graph& graph, std::size_t n) {
+  room_for(graph.receiver, n);
+  room_for(graph.stack, n);
+  room_for(graph.basin, n);
+  room_for(graph.flood_region, n);
+  graph.stack_work.resize(k_stack_parts);
+  for (auto& part : graph.stack_work) room_for(part, n / 4);
+}
+
+}  // namespace
+
 std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
                                      int nthreads, const std::uint8_t* outlets) {
   check_grid(z.size(), width, height, "route_depression_free_d8");
   check_finite(z, width, height, nthreads, "route_depression_free_d8");
+  room_for_graph(graph, z.size());
   compute_receivers_d8(z, width, height, cell_size, graph, nthreads, outlets);
   const std::size_t n = z.size();
   std::size_t raised = 0;
@@ -433,7 +440,7 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
   std::vector<std::uint8_t>& region = graph.flood_region;
   basin.resize(n);
   region.resize(n);
-  const d8_kernel receiver_of = make_d8_kernel(z, width, height, cell_size, outlets);
+  const d8_kernel receiver_of = make_d8_kernel(z, width, height, outlets);
   const auto off = neighbour_offsets(width);
   const auto w = static_cast<std::size_t>(width);
   for (int attempt = 0;; ++attempt) {
@@ -460,7 +467,7 @@ std::size_t route_depression_free_d8(std::vector<double>& z, int width, int heig
         region[c] = basin[c] != 0 && z[c] <= level[basin[c]] + margin ? 1 : 0;
       }
     });
-    raised += detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out, region.data());
+    raised += detail::flood_lakes(z, width, height, region.data(), basin, basins.basins, nthreads);
     // Only flooded nodes changed height: the receivers of them and of their
     // neighbours are computed again (the same kernel, so the same values as
     // a whole pass; each row writes only its own nodes); the stack is built

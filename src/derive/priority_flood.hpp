@@ -7,11 +7,15 @@
 // (sea, lakes, rivers).
 
 #include <array>
+#include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "landform/derive/flow.hpp"
+#include "radix_heap.hpp"
 
 namespace landform::detail {
 
@@ -57,21 +61,130 @@ struct flood_labels {
   std::uint32_t* spill = nullptr;
 };
 
+// A double's bits as an unsigned integer with the same order.
+inline std::uint64_t ordered_bits(double v) {
+  const auto bits = std::bit_cast<std::uint64_t>(v);
+  return (bits & 0x8000000000000000ull) ? ~bits : (bits | 0x8000000000000000ull);
+}
+
+// A float's bits as an unsigned integer with the same order.
+inline std::uint32_t ordered_bits(float v) {
+  const auto bits = std::bit_cast<std::uint32_t>(v);
+  return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+
+/// An entry of the flood's priority queue: a cell and its key (its height's
+/// ordered bits, or height and index for flood_ties::cell_index).
+struct flood_item {
+  std::uint64_t key;
+  std::uint32_t node;
+};
+struct flood_key {
+  std::uint64_t operator()(const flood_item& item) const { return item.key; }
+};
+using flood_queue = radix_heap<flood_item, flood_key>;
+
+/// The loop of Priority-Flood+epsilon (Barnes et al. 2014, algorithm 3 with
+/// the plain queue of algorithm 2 for pit cells, and Zhou et al. 2016's
+/// tracing of slope cells past the priority queue), run from the seeds
+/// already in `open` until it is empty. Shared by the whole-grid flood
+/// (priority_flood_epsilon()) and the lakes' flood of flow_routing
+/// (flood_lakes(), one region of lakes per queue).
+///
+/// `Cells` says which cells the flood may reach and keeps their closed flags:
+/// - `bool reaches(c, m)`: whether popping cell c may process its neighbour m
+///   (a cell of the flooded set; never a seed of another set);
+/// - `bool closed(m)`, `bool close(m)` (true when m was open) for such m;
+/// - `void prefetch(c)`: the state of c's rows, fetched ahead.
+/// `key(c)` is cell c's queue key; `spill` as flood_labels::spill, or null.
+/// @return the number of cells raised
+template <class Cells, class Key>
+std::size_t flood_epsilon_loop(std::vector<double>& z, int width, int height, Cells& cells, const Key& key,
+                               flood_queue& open, std::uint32_t* spill) {
+  const auto off = neighbour_offsets(width);
+  const auto for_neighbours = [&](std::uint32_t c, auto&& fn) { for_each_neighbour(c, width, height, off, fn); };
+  std::vector<std::uint32_t> pit;  // FIFO of raised cells, processed before `open`
+  std::size_t pit_head = 0, raised_count = 0;
+  // Slope tracing (Zhou, Sun and Fu 2016, "An efficient variant of the
+  // Priority-Flood algorithm", Computers & Geosciences 90): a cell reached
+  // from below keeps its own height whenever it is processed, and so do its
+  // higher neighbours. Such a cell goes through the priority queue only when
+  // it has a lower unreached neighbour (which it may have to raise, so it
+  // must wait for its turn); otherwise it closes its neighbours at once and
+  // they are traced in turn. Most cells of a landscape lie on slopes, and a
+  // stack push costs far less than a queue push and pop.
+  std::vector<std::uint32_t> slope;
+  const auto trace_slopes = [&] {
+    while (!slope.empty()) {
+      const std::uint32_t t = slope.back();
+      slope.pop_back();
+      const double zt = z[t];
+      bool lower = false;
+      for_neighbours(
+          t, [&](std::uint32_t m) { lower = lower || (cells.reaches(t, m) && !cells.closed(m) && z[m] <= zt); });
+      if (lower) {
+        open.push({key(t), t});
+        continue;
+      }
+      for_neighbours(t, [&](std::uint32_t m) {
+        if (cells.reaches(t, m) && cells.close(m)) slope.push_back(m);
+      });
+    }
+  };
+  // A cell popped from the queue lies anywhere on the map, and loading its
+  // row and its neighbours' rows was half the flood's time: the next cell's
+  // three rows are fetched while the current cell is processed.
+  const std::size_t n = z.size();
+  const auto prefetch_rows = [&](std::uint32_t c) {
+    const auto w = static_cast<std::size_t>(width);
+    for (const std::size_t row : {c >= w ? c - w : c, std::size_t{c}, c + w < n ? c + w : c}) {
+      __builtin_prefetch(&z[row]);
+      cells.prefetch(row);
+    }
+  };
+  while (!open.empty() || pit_head < pit.size()) {
+    std::uint32_t c = 0;
+    if (pit_head < pit.size()) {
+      c = pit[pit_head];
+      if (++pit_head == pit.size()) {
+        pit.clear();
+        pit_head = 0;
+      }
+    } else {
+      c = open.pop().node;
+      if (const flood_item* next = open.next_without_redistribution()) prefetch_rows(next->node);
+    }
+    const double zc = z[c];
+    const double raised = std::nextafter(zc, std::numeric_limits<double>::infinity());
+    const std::uint32_t spill_of_c = spill && spill[c] != k_no_cell ? spill[c] : c;
+    for_neighbours(c, [&](std::uint32_t m) {
+      if (!cells.reaches(c, m) || !cells.close(m)) return;
+      // Not yet reached, so still the original height.
+      if (z[m] <= zc) {
+        z[m] = raised;
+        ++raised_count;
+        if (spill) spill[m] = spill_of_c;
+        pit.push_back(m);
+      } else {
+        slope.push_back(m);
+      }
+    });
+    trace_slopes();
+  }
+  return raised_count;
+}
+
 /// Priority-Flood+epsilon (Barnes et al. 2014, algorithm 3 with the plain
 /// queue of algorithm 2 for pit cells, and Zhou et al. 2016's tracing of
 /// slope cells past the priority queue) in place on `z` (width x height,
-/// row-major, finite).
-///
-/// - region == nullptr: the whole grid, seeded from the border cells (top and
-///   bottom row interleaved by column, then the left and right columns).
-/// - region != nullptr (width x height flags): only the cells flagged, seeded
-///   from their unflagged neighbours in index order; those are never raised.
+/// row-major, finite), seeded from the border cells (top and bottom row
+/// interleaved by column, then the left and right columns).
 ///
 /// A cell not higher than the cell that reaches it is raised to the next
-/// double above that cell's height, so afterwards every flooded cell has a
-/// strictly lower neighbour on its way to a seed.
+/// double above that cell's height, so afterwards every cell has a strictly
+/// lower neighbour on its way to the border.
 /// @return the number of cells raised
 std::size_t priority_flood_epsilon(std::vector<double>& z, int width, int height, flood_ties ties,
-                                   const std::uint8_t* region = nullptr, const flood_labels& labels = {});
+                                   const flood_labels& labels = {});
 
 }  // namespace landform::detail

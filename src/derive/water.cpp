@@ -67,8 +67,7 @@ void water_state::fill_lakes() {
   std::vector<std::uint32_t> spill(n);
   {
     const std::vector<double> bed = filled;
-    detail::priority_flood_epsilon(filled, width, height, detail::flood_ties::last_in_first_out, nullptr,
-                                   {spill.data()});
+    detail::priority_flood_epsilon(filled, width, height, detail::flood_ties::last_in_first_out, {spill.data()});
     // Lakes: cells of one spill cell whose bed lies below its height.
     std::vector<std::int32_t> candidate_of_spill(n, -1);
     std::vector<lake_info> candidates;

@@ -207,7 +207,7 @@ void stream_power_model::step(double dt) {
         m_previous[c] = m_z[c];
         if (interior) m_z[c] += m_uplift[c] * dt;
         m_start[c] = m_z[c];
-        const double l = m_graph.receiver_distance[c];
+        const double l = m_graph.receiver_distance(c);
         m_factor[c] = (interior && l > 0.0)
                           ? m_k[c] * dt * std::pow(m_area[c], m_exp) / (n_exp == 1.0 ? l : std::pow(l, n_exp))
                           : 0.0;

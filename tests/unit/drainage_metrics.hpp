@@ -37,7 +37,7 @@ inline bool is_channel(const landform::flow_graph& g, const std::vector<double>&
 
 /// Slope to the receiver, m/m.
 inline double receiver_slope(const landform::flow_graph& g, const std::vector<double>& z, std::size_t c) {
-  return (z[c] - z[g.receiver[c]]) / g.receiver_distance[c];
+  return (z[c] - z[g.receiver[c]]) / g.receiver_distance(c);
 }
 
 /// Concavity theta: minus the slope of log S against log A over channel nodes.
@@ -61,7 +61,7 @@ inline double hack_exponent(const landform::flow_graph& g, const std::vector<dou
   for (std::size_t i = g.stack.size(); i-- > 0;) {
     const std::uint32_t c = g.stack[i];
     const std::uint32_t r = g.receiver[c];
-    if (r != c) length[r] = std::max(length[r], length[c] + g.receiver_distance[c]);
+    if (r != c) length[r] = std::max(length[r], length[c] + g.receiver_distance(c));
   }
   std::vector<double> la, ll;
   for (std::size_t c = 0; c < area.size(); ++c) {
@@ -144,7 +144,7 @@ inline double drainage_density(const landform::flow_graph& g, const std::vector<
                                double cell_size) {
   double length = 0.0;
   for (std::size_t c = 0; c < area.size(); ++c) {
-    if (is_channel(g, area, c, threshold)) length += g.receiver_distance[c];
+    if (is_channel(g, area, c, threshold)) length += g.receiver_distance(c);
   }
   const double map_area = static_cast<double>(area.size()) * cell_size * cell_size;
   return (length / 1e3) / (map_area / 1e6);

@@ -15,6 +15,7 @@
 /// flow and passes none on, like fastscapelib's fixed-value boundary nodes;
 /// null = the border only. Nothing here depends on the thread count.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -44,9 +45,10 @@ struct flow_graph {
   /// width x height: index of each node's receiver; an outlet (border node)
   /// or a pit is its own receiver.
   std::vector<std::uint32_t> receiver;
-  /// width x height: distance to the receiver in metres (cell_size or
-  /// cell_size * sqrt 2; 0 for an outlet or pit).
-  std::vector<double> receiver_distance;
+  /// Metres between neighbouring nodes along a row or column, and along a
+  /// diagonal (cell_size * sqrt 2), as compute_receivers_d8() was given.
+  double cell_size = 1.0;
+  double diagonal = 1.0;
   /// All nodes, each after its receiver ("downstream to upstream": outlets
   /// first). Walk it forwards to solve from base level upwards (the implicit
   /// stream-power solver), backwards to accumulate downstream.
@@ -82,6 +84,20 @@ struct flow_graph {
 
   /// True for a node that is its own receiver.
   [[nodiscard]] bool is_base(std::uint32_t node) const { return receiver[node] == node; }
+
+  /// Distance from `node` to its receiver in metres: cell_size along a row
+  /// or column, diagonal along a diagonal, 0 for a base node. Computed from
+  /// the index step (receivers are 8-neighbours of interior nodes, and on a
+  /// grid of width >= 3 the steps +-1, +-width and +-(width +- 1) differ)
+  /// rather than stored: a map-sized array of distances cost a write per node
+  /// when routing and a read per node when solving (1 GB/s of page clearing
+  /// on a virtual machine makes fresh memory dear).
+  [[nodiscard]] double receiver_distance(std::size_t node) const {
+    const std::size_t r = receiver[node];
+    const std::size_t step = r > node ? r - node : node - r;
+    if (step == 0) return 0.0;
+    return step == 1 || step == static_cast<std::size_t>(width) ? cell_size : diagonal;
+  }
 };
 
 /// Fills every closed depression in place by Priority-Flood+epsilon (Barnes,
@@ -106,7 +122,7 @@ std::size_t priority_flood_fill(std::vector<double>& z, int width, int height);
 /// neighbour order of derive/flow.hpp (E, NE, N, NW, W, SW, S, SE). Border
 /// nodes and interior nodes without a lower neighbour (none after
 /// priority_flood_fill()) are their own receivers. Fills `graph.receiver` and
-/// `graph.receiver_distance`, not the stack.
+/// `graph.cell_size` / `graph.diagonal`, not the stack.
 ///
 /// @param z         width x height heights in metres, row-major
 /// @param cell_size metres, > 0
