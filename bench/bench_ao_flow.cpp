@@ -47,8 +47,9 @@ BENCHMARK(bm_ambient_occlusion)
     ->UseRealTime();
 
 // Args: size, method (0 = d8, 1 = dinf), threads. D8 (flow_routing's
-// route_depression_free_d8 + drainage_area_d8): receivers, basin graph, stack
-// and area on `threads`, the lakes' flood and the basin Dijkstra serial.
+// route_depression_free_d8 + drainage_area_d8): receivers, basin graph, the
+// lakes' flood (in shards), stack and area on `threads`, the basin Dijkstra
+// serial.
 // D-infinity: fill and accumulation serial, the directions on `threads`.
 void bm_flow_accumulation(benchmark::State& state) {
   const int size = static_cast<int>(state.range(0));

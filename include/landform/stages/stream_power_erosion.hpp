@@ -220,10 +220,13 @@ class stream_power_model {
 ///         names a layer that no earlier stage wrote (or there are no layers),
 ///         or when base_level is `sea` and ctx.sea_level is not given.
 ///
-/// Determinism and threading: rows run in parallel only where cells are
-/// independent (receivers, per-cell factors, the diffusion row and column
-/// solves); the flood, stack and incision solve are serial; the result is
-/// bit-identical for every thread count. Scope: world (needs the whole map).
+/// Determinism and threading: rows run in parallel where cells are
+/// independent (receivers, basin labels, per-cell factors, the diffusion row
+/// and column solves); the lakes' flood runs in fixed shards of touching
+/// lakes, and the stack, drainage area and incision solve in fixed parts of
+/// whole drainage trees, each equal to the serial walk; only the Dijkstra over
+/// the basin graph is serial. The result is bit-identical for every thread
+/// count. Scope: world (needs the whole map).
 /// Tiling `coarse`: apply_stream_power_erosion() on the world's input averaged
 /// onto the coarse grid (coarse_grid.hpp: box means of coarse_factor^2 cells,
 /// coarse cell size = coarse_factor x cell_size), then the change of every
