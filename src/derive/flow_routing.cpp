@@ -183,6 +183,20 @@ void stack_from_bases(flow_graph& graph, int nthreads) {
   graph.base_part.resize(k_stack_parts + 1);
   for (std::size_t part = 0; part <= k_stack_parts; ++part)
     graph.base_part[part] = static_cast<std::uint32_t>(bases.size() * part / k_stack_parts);
+  if (resolve_threads(nthreads) == 1) {
+    // One thread walks the parts in order straight into the stack: the same
+    // order and parts, without a second map-sized buffer and its copy.
+    graph.stack.clear();
+    graph.stack.reserve(n);
+    graph.stack_part.assign(1, 0);
+    for (std::size_t part = 0; part < k_stack_parts; ++part) {
+      const std::uint32_t b0 = graph.base_part[part], b1 = graph.base_part[part + 1];
+      walk_donors(graph, bases.data() + b0, b1 - b0, graph.stack);
+      graph.stack_part.push_back(static_cast<std::uint32_t>(graph.stack.size()));
+    }
+    if (graph.stack.size() != n) throw std::logic_error("compute_stack: the receivers contain a cycle");
+    return;
+  }
   graph.stack_work.resize(k_stack_parts);
   parallel_tasks(static_cast<int>(k_stack_parts), nthreads, [&](int k) {
     const auto part = static_cast<std::size_t>(k);
