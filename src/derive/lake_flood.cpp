@@ -92,7 +92,8 @@ std::vector<std::uint8_t> deal_shards(const std::vector<std::vector<std::pair<st
     }
   }
   std::vector<std::uint8_t> shard(parent.size(), k_no_shard);
-  for (std::uint32_t b = 1; b <= basins; ++b) shard[b] = static_cast<std::uint8_t>(find(b) % static_cast<std::uint32_t>(shards));
+  for (std::uint32_t b = 1; b <= basins; ++b)
+    shard[b] = static_cast<std::uint8_t>(find(b) % static_cast<std::uint32_t>(shards));
   return shard;
 }
 

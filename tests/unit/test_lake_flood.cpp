@@ -34,9 +34,8 @@ lakes make_lakes(int w, int h, std::uint64_t seed, double level, int block) {
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
       const auto c = static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
-      l.z[c] = static_cast<double>(landform::hash64(seed, static_cast<std::uint64_t>(x),
-                                                    static_cast<std::uint64_t>(y)) %
-                                   8);
+      l.z[c] =
+          static_cast<double>(landform::hash64(seed, static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y)) % 8);
       const bool interior = x > 0 && y > 0 && x < w - 1 && y < h - 1;
       if (interior && l.z[c] < level) {
         l.region[c] = 1;
@@ -56,16 +55,16 @@ TEST_CASE("flood_lakes: any shard count and thread count give the single-queue f
       INFO("block " << block << ", level " << level);
       lakes serial = make_lakes(61, 47, 9, level, block);
       const std::vector<double> before = serial.z;
-      const std::size_t raised = landform::detail::flood_lakes(serial.z, 61, 47, serial.region.data(),
-                                                               serial.basin, serial.basins, 1, 1);
+      const std::size_t raised =
+          landform::detail::flood_lakes(serial.z, 61, 47, serial.region.data(), serial.basin, serial.basins, 1, 1);
       REQUIRE(raised > 0);
       REQUIRE(serial.z != before);
       for (const int shards : {2, 5, 32, 255}) {
         for (const int threads : {1, 2, 8}) {
           INFO(shards << " shards, " << threads << " threads");
           lakes sharded = make_lakes(61, 47, 9, level, block);
-          REQUIRE(landform::detail::flood_lakes(sharded.z, 61, 47, sharded.region.data(), sharded.basin,
-                                                sharded.basins, threads, shards) == raised);
+          REQUIRE(landform::detail::flood_lakes(sharded.z, 61, 47, sharded.region.data(), sharded.basin, sharded.basins,
+                                                threads, shards) == raised);
           REQUIRE(sharded.z == serial.z);
         }
       }
@@ -73,7 +72,8 @@ TEST_CASE("flood_lakes: any shard count and thread count give the single-queue f
   }
 }
 
-TEST_CASE("flood_lakes: a flooded cell has a strictly lower neighbour outside or inside the lake", "[flow][lake_flood]") {
+TEST_CASE("flood_lakes: a flooded cell has a strictly lower neighbour outside or inside the lake",
+          "[flow][lake_flood]") {
   const int w = 40, h = 30;
   lakes l = make_lakes(w, h, 3, 5.0, 6);
   const std::vector<std::uint8_t> flagged = l.region;
@@ -85,8 +85,7 @@ TEST_CASE("flood_lakes: a flooded cell has a strictly lower neighbour outside or
       REQUIRE(l.region[c] == 2);
       bool lower = false;
       for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx)
-          lower = lower || l.z[static_cast<std::size_t>((y + dy) * w + x + dx)] < l.z[c];
+        for (int dx = -1; dx <= 1; ++dx) lower = lower || l.z[static_cast<std::size_t>((y + dy) * w + x + dx)] < l.z[c];
       REQUIRE(lower);
     }
   }
