@@ -104,7 +104,10 @@ void stream_power_erosion_params::check(std::vector<std::pair<std::string, std::
   if (!coarse_result.empty() && tiling != tiling_kind::coarse) {
     problems.emplace_back("coarse_result", "is the result of tiling \"coarse\", but tiling is \"world\"");
   }
-  if (time_step > duration) problems.emplace_back("time_step", "must not exceed duration");
+  if (time_step > duration) {
+    problems.emplace_back("time_step", format_number(time_step) + " years must not exceed duration (" +
+                                           format_number(duration) + " years)");
+  }
   // The step count is an integer loop bound: 1e12 / 1e-300 would overflow it.
   if (constexpr double k_max_steps = 1e7; duration / time_step > k_max_steps) {
     problems.emplace_back("time_step", "duration / time_step = " + format_number(duration / time_step) +

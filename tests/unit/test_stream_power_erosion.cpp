@@ -328,7 +328,7 @@ TEST_CASE("stream_power_erosion: uplift_layer multiplies the uplift; a missing l
       run_preset(preset_of(missing, 16)),
       Catch::Contains("(stream_power_erosion).uplift_layer: \"nope\" is not a layer written by an earlier stage"));
   require_rejected({{"type", "stream_power_erosion"}, {"time_step", 10}, {"duration", 5}},
-                   "stages[0] (stream_power_erosion).time_step: must not exceed duration");
+                   "stages[0] (stream_power_erosion).time_step: 10 years must not exceed duration (5 years)");
 }
 
 TEST_CASE("stream_power_erosion: the same world at two resolutions", "[stages][stream_power]") {
