@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -394,12 +395,24 @@ TEST_CASE("stream_power_erosion: deposition fills valley floors", "[stages][stre
   REQUIRE(sum_b > sum_a);  // less material leaves the map
 }
 
+// Issue 9's measurement: a 1024^2 run (100 m cells, D = 0) to steady state,
+// i.e. until no node changes by 1e-4 m in a step of 100 kyr (842 steps,
+// about 40 s on two cores, so hidden from the suite). Size and step cap can
+// be set from the environment (LANDFORM_NETWORK_SIZE, LANDFORM_NETWORK_STEPS):
+//   build/tests/landform_tests "[.network]"
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
+
 TEST_CASE("stream_power_erosion: network statistics at steady state (Hack, Horton)", "[.network]") {
-  const int size = 512;
+  const int size = env_int("LANDFORM_NETWORK_SIZE", 1024);
+  const int max_steps = env_int("LANDFORM_NETWORK_STEPS", 3000);
   const double dx = 100.0;
   auto p = steady_params(0.45, 1.0, 0.0);
   stream_power_model model = make_model(size, size, dx, p, 21, 0);
-  const int steps = run_to_steady_state(model, 1e5, 400, 1e-4);
+  const int steps = run_to_steady_state(model, 1e5, max_steps, 1e-4);
+  REQUIRE(steps < max_steps);  // steady state reached
   const double threshold = 50 * dx * dx;
   const double hack = hack_exponent(model.graph(), model.drainage_area(), threshold);
   const strahler_network net = strahler(model.graph(), model.drainage_area(), threshold);
