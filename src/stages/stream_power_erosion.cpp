@@ -47,6 +47,20 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
           .range(between(0, 100))
           .doc("hillslope diffusion D: rounds ridges and widens valleys; 0 keeps knife-edge ridges")
           .effect("higher = softer, rounded hills and fewer small gullies")
+          .number("channel_width", &P::channel_width)
+          .unit("m")
+          .range(between(0, 1000))
+          .doc(
+              "width of the channels that carry concentrated flow; the incision area is measured per unit contour "
+              "width (Pelletier 2010), so the same world erodes alike at any cell_size; 0 = per cell (D8 area)")
+          .effect("set (e.g. 25) = the same relief and valleys at 256^2 and 1024^2 of one world; larger = lower hills")
+          .number("hillslope_length", &P::hillslope_length)
+          .unit("m")
+          .range(between(1, 100000))
+          .doc(
+              "specific catchment area (drainage area per unit contour width) at which sheet flow on hillslopes "
+              "gathers into channels; used with channel_width")
+          .effect("larger = longer unchannelled hillslopes, fewer small valleys")
           .number("time_step", &P::time_step)
           .unit("years")
           .range(above(0))
@@ -211,9 +225,9 @@ void stream_power_model::step(double dt) {
         if (interior) m_z[c] += m_uplift[c] * dt;
         m_start[c] = m_z[c];
         const double l = m_graph.receiver_distance(c);
-        m_factor[c] = (interior && l > 0.0)
-                          ? m_k[c] * dt * std::pow(m_area[c], m_exp) / (n_exp == 1.0 ? l : std::pow(l, n_exp))
-                          : 0.0;
+        m_factor[c] = (interior && l > 0.0) ? m_k[c] * dt * std::pow(incision_area(m_area[c]), m_exp) /
+                                                  (n_exp == 1.0 ? l : std::pow(l, n_exp))
+                                            : 0.0;
       }
     }
   });
@@ -227,6 +241,22 @@ void stream_power_model::step(double dt) {
     else
       diffuse(dt);
   }
+}
+
+// Pelletier (2010), "Minimizing the grid-resolution dependence of
+// flow-routing algorithms for geomorphic applications": the area that drives
+// incision is measured per unit contour width, not per cell. Up to the channel
+// head (specific catchment area A / dx <= hillslope_length) flow is a sheet, and
+// the cell stands for a channel of width channel_width draining the same
+// specific catchment: A w / dx. Beyond it the flow is channelled and only the
+// hillslope part is rescaled: A + a_c (w - dx), continuous at the head. With
+// dx = w this is A itself; without it a hillslope cell's D8 area is
+// (distance to the divide) x dx, so finer grids erode hillslopes less.
+double stream_power_model::incision_area(double area) const {
+  const double w = m_p.channel_width;
+  if (w <= 0.0) return area;
+  const double head = m_p.hillslope_length * m_cell_size;
+  return area <= head ? area * (w / m_cell_size) : area + m_p.hillslope_length * (w - m_cell_size);
 }
 
 // Solves from m_start (h* = h + U dt) into m_z.

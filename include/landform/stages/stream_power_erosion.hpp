@@ -26,8 +26,12 @@ struct stream_power_erosion_params {
   double m = 0.45;                ///< drainage-area exponent, 0 to 2
   double n = 1.0;                 ///< slope exponent, 0.5 to 4 (1: direct solve, else Newton)
   double diffusivity = 0.01;      ///< D, m^2/yr, 0 to 100 (hillslope creep)
-  double time_step = 1e4;         ///< years, > 0
-  double duration = 1e6;          ///< years, > 0; steps = ceil(duration / time_step)
+  /// m, 0 to 1000: channel width w of Pelletier's (2010) unit contributing
+  /// area, so that incision does not depend on cell_size; 0 = the D8 area per cell
+  double channel_width = 0.0;
+  double hillslope_length = 1500.0;  ///< m, 1 to 1e5: specific catchment area at channel heads (with channel_width)
+  double time_step = 1e4;            ///< years, > 0
+  double duration = 1e6;             ///< years, > 0; steps = ceil(duration / time_step)
   routing_method routing = routing_method::d8;  ///< how drainage area is accumulated
   double deposition = 0.0;  ///< G, dimensionless, 0 to 10 (Yuan et al. 2019); 0 = detachment-limited
   /// edges, or sea (needs the preset's sea_level): see apply_stream_power_erosion()
@@ -146,6 +150,9 @@ class stream_power_model {
   [[nodiscard]] const std::vector<double>& previous_elevation() const { return m_previous; }
 
  private:
+  /// The area in K A^m S^n: the drainage area, or with channel_width its
+  /// per-contour-width form (stream_power_erosion.cpp, Pelletier 2010).
+  [[nodiscard]] double incision_area(double area) const;
   void solve_incision(double dt);
   void check_stop() const;
   // check_stop() every 65536 calls, counting in `count`.
@@ -176,8 +183,9 @@ class stream_power_model {
 /// (height units x ctx.height_scale), x in metres (the heightfield's
 /// cell_size), t in years, U in mm/yr, K in yr^-1 m^(1-2m) (for n = 1), D in
 /// m^2/yr. The same preset at another resolution over the same world gives the
-/// same landscape up to the resolution of the channels (the threshold of
-/// channel heads moves with the cell area).
+/// same landscape up to the resolution of the channels when `channel_width`
+/// is set (incision from the area per unit contour width, Pelletier 2010);
+/// with the per-cell D8 area (channel_width 0) finer grids keep higher hills.
 ///
 /// Parameters, visually:
 /// - `uplift` (with `uplift_layer`): raises the land; steady-state relief
@@ -189,6 +197,9 @@ class stream_power_model {
 ///   larger m / n gives steeper headwaters and flatter trunk valleys.
 /// - `diffusivity` D: rounds ridges and widens valleys; 0 gives knife-edge
 ///   ridges, 0.01 to 0.1 m^2/yr soil-mantled hills at 10 to 100 m cells.
+/// - `channel_width`, `hillslope_length`: measure the incision area per unit
+///   contour width, so 256^2 and 1024^2 of one world reach the same relief
+///   (mean elevation within 3 %); 0 keeps the per-cell area.
 /// - `time_step`, `duration`: duration x U is the rock uplifted; the implicit
 ///   solvers are stable for any step, but steps much longer than the response
 ///   time smooth the transient.
