@@ -54,6 +54,7 @@ void bm_stream_power_step(benchmark::State& state) {
   const std::size_t n = static_cast<std::size_t>(size) * static_cast<std::size_t>(size);
   stream_power_erosion_params p;
   p.diffusivity = 0.01;
+  p.channel_width = 0.0;  // the per-cell area, as fastscapelib and the earlier figures of bench/README.md
   // Start from the filled fBm (a surface that drains), so a run measures a
   // step of an evolving landscape rather than the first fill of noise.
   std::vector<double> z = landscape(size);

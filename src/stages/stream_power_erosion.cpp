@@ -52,8 +52,9 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
           .range(between(0, 1000))
           .doc(
               "width of the channels that carry concentrated flow; the incision area is measured per unit contour "
-              "width (Pelletier 2010), so the same world erodes alike at any cell_size; 0 = per cell (D8 area)")
-          .effect("set (e.g. 25) = the same relief and valleys at 256^2 and 1024^2 of one world; larger = lower hills")
+              "width (Pelletier 2010), so the same world erodes alike at any cell_size (at cell_size = channel_width "
+              "it is the drainage area itself); 0 = the drainage area per cell")
+          .effect("larger = lower hills; 0 = finer grids keep higher hills (about 20 % per halving of the cell size)")
           .number("hillslope_length", &P::hillslope_length)
           .unit("m")
           .range(between(1, 100000))

@@ -72,6 +72,7 @@ stream_power_erosion_params steady_params(double m, double n, double diffusivity
   p.m = m;
   p.n = n;
   p.diffusivity = diffusivity;
+  p.channel_width = 0.0;  // the analytic relations hold for the per-cell drainage area
   return p;
 }
 

@@ -27,8 +27,10 @@ struct stream_power_erosion_params {
   double n = 1.0;                 ///< slope exponent, 0.5 to 4 (1: direct solve, else Newton)
   double diffusivity = 0.01;      ///< D, m^2/yr, 0 to 100 (hillslope creep)
   /// m, 0 to 1000: channel width w of Pelletier's (2010) unit contributing
-  /// area, so that incision does not depend on cell_size; 0 = the D8 area per cell
-  double channel_width = 0.0;
+  /// area, so that incision does not depend on cell_size (at cell_size = w
+  /// the area is the D8/MFD area itself, so K keeps its per-cell meaning at
+  /// that cell size); 0 = the drainage area per cell at every cell size
+  double channel_width = 25.0;
   double hillslope_length = 1500.0;  ///< m, 1 to 1e5: specific catchment area at channel heads (with channel_width)
   double time_step = 1e4;            ///< years, > 0
   double duration = 1e6;             ///< years, > 0; steps = ceil(duration / time_step)
@@ -199,7 +201,8 @@ class stream_power_model {
 ///   ridges, 0.01 to 0.1 m^2/yr soil-mantled hills at 10 to 100 m cells.
 /// - `channel_width`, `hillslope_length`: measure the incision area per unit
 ///   contour width, so 256^2 and 1024^2 of one world reach the same relief
-///   (mean elevation within 3 %); 0 keeps the per-cell area.
+///   (mean elevation within 3 %); 0 keeps the per-cell area (fastscapelib's
+///   convention), whose relief grows about 20 % per halving of the cell.
 /// - `time_step`, `duration`: duration x U is the rock uplifted; the implicit
 ///   solvers are stable for any step, but steps much longer than the response
 ///   time smooth the transient.
