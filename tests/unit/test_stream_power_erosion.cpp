@@ -440,7 +440,8 @@ TEST_CASE("stream_power_erosion: deposition fills valley floors", "[stages][stre
 // Issue 9's measurement: a 1024^2 run (100 m cells, D = 0) to steady state,
 // i.e. until no node changes by 1e-4 m in a step of 100 kyr (842 steps,
 // about 40 s on two cores, so hidden from the suite). Size and step cap can
-// be set from the environment (LANDFORM_NETWORK_SIZE, LANDFORM_NETWORK_STEPS):
+// be set from the environment (LANDFORM_NETWORK_SIZE, LANDFORM_NETWORK_STEPS,
+// and LANDFORM_NETWORK_CHANNEL_WIDTH in metres, 0 by default):
 //   build/tests/landform_tests "[.network]"
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
@@ -452,6 +453,7 @@ TEST_CASE("stream_power_erosion: network statistics at steady state (Hack, Horto
   const int max_steps = env_int("LANDFORM_NETWORK_STEPS", 3000);
   const double dx = 100.0;
   auto p = steady_params(0.45, 1.0, 0.0);
+  p.channel_width = env_int("LANDFORM_NETWORK_CHANNEL_WIDTH", 0);  // m; 0 = the per-cell area
   stream_power_model model = make_model(size, size, dx, p, 21, 0);
   const int steps = run_to_steady_state(model, 1e5, max_steps, 1e-4);
   REQUIRE(steps < max_steps);  // steady state reached
