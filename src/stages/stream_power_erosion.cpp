@@ -119,6 +119,13 @@ void stream_power_erosion_params::check(std::vector<std::pair<std::string, std::
   if (!coarse_result.empty() && tiling != tiling_kind::coarse) {
     problems.emplace_back("coarse_result", "is the result of tiling \"coarse\", but tiling is \"world\"");
   }
+  // A width far below any cell divides hillslope incision by dx / w: 0.001 m
+  // at 20 m cells stops it almost entirely (a 20x higher landscape), which is
+  // never what a preset meant; 0 is the per-cell area.
+  if (channel_width > 0.0 && channel_width < 1.0) {
+    problems.emplace_back("channel_width",
+                          format_number(channel_width) + " m must be 0 (the per-cell drainage area) or at least 1 m");
+  }
   if (time_step > duration) {
     problems.emplace_back("time_step", format_number(time_step) + " years must not exceed duration (" +
                                            format_number(duration) + " years)");
@@ -759,6 +766,13 @@ stage_info stream_power_erosion_stage_info() {
       advice.emplace_back("coarse_factor", std::to_string(p.coarse_factor) +
                                                " is used by tiling \"coarse\" only; with tiling \"world\" the model "
                                                "runs at full resolution and ignores it");
+    }
+    // Likewise hillslope_length only places the channel heads of the
+    // per-contour-width area; with channel_width 0 nothing reads it.
+    if (p.channel_width == 0.0 && p.hillslope_length != P{}.hillslope_length) {
+      advice.emplace_back("hillslope_length", format_number(p.hillslope_length) +
+                                                  " m is used with channel_width only; with channel_width 0 the "
+                                                  "per-cell drainage area drives incision and ignores it");
     }
     return advice;
   };

@@ -329,6 +329,9 @@ TEST_CASE("stream_power_erosion: uplift_layer multiplies the uplift; a missing l
   REQUIRE_THROWS_WITH(
       run_preset(preset_of(missing, 16)),
       Catch::Contains("(stream_power_erosion).uplift_layer: \"nope\" is not a layer written by an earlier stage"));
+  require_rejected({{"type", "stream_power_erosion"}, {"channel_width", 0.001}},
+                   "stages[0] (stream_power_erosion).channel_width: 0.001 m must be 0 (the per-cell drainage area) "
+                   "or at least 1 m");
   require_rejected({{"type", "stream_power_erosion"}, {"time_step", 10}, {"duration", 5}},
                    "stages[0] (stream_power_erosion).time_step: 10 years must not exceed duration (5 years)");
 }
@@ -727,4 +730,11 @@ TEST_CASE("stream_power_erosion: coarse_factor with tiling world is a warning, n
   CHECK(advice[0].message.find("tiling \"coarse\" only") != std::string::npos);
   stage["tiling"] = "coarse";
   CHECK(pipeline::build(preset_of(json::array({noise, stage}), 64)).advice().empty());
+  // hillslope_length likewise without channel_width.
+  const json unused = {{"type", "stream_power_erosion"}, {"channel_width", 0}, {"hillslope_length", 300}};
+  const auto unused_advice = pipeline::build(preset_of(json::array({noise, unused}), 64)).advice();
+  REQUIRE(unused_advice.size() == 1);
+  CHECK(unused_advice[0].path == "stages[1] (stream_power_erosion).hillslope_length");
+  const json used = {{"type", "stream_power_erosion"}, {"channel_width", 10}, {"hillslope_length", 300}};
+  CHECK(pipeline::build(preset_of(json::array({noise, used}), 64)).advice().empty());
 }

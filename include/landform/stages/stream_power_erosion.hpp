@@ -64,7 +64,7 @@ struct stream_power_erosion_params {
   /// (stage_info::coarse_factor_of).
   [[nodiscard]] int coarse_factor_of() const { return scope() == stage_scope::coarse ? coarse_factor : 0; }
   /// Rules across parameters: time_step <= duration, at most 10^7 steps;
-  /// coarse_result only with tiling coarse.
+  /// coarse_result only with tiling coarse; channel_width 0 or >= 1 m.
   void check(std::vector<std::pair<std::string, std::string>>& problems) const;
 };
 
