@@ -518,8 +518,24 @@ void drainage_area_d8(const flow_graph& graph, double cell_size, std::vector<dou
   });
 }
 
+namespace {
+
+// A channel node of the hybrid routing: all weight on the steepest lower
+// neighbour (the largest weight; the first on a tie), none on the others.
+void keep_steepest(std::array<double, 8>& weight, double& total) {
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < 8; ++k)
+    if (weight[k] > weight[best]) best = k;
+  const double w = weight[best];
+  weight.fill(0.0);
+  weight[best] = w;
+  total = w;
+}
+
+}  // namespace
+
 std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, int height, double cell_size,
-                                      double exponent, const std::uint8_t* outlets) {
+                                      double exponent, const std::uint8_t* outlets, double channel_area) {
   check_grid(z.size(), width, height, "drainage_area_mfd");
   check_cell_size(cell_size, "drainage_area_mfd");
   if (!(exponent > 0.0)) {
@@ -569,6 +585,7 @@ std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, i
         weight[k] = drop > 0.0 ? std::pow((k % 2 == 0) ? drop : drop * inv_sqrt2, exponent) : 0.0;
         total += weight[k];
       }
+      if (channel_area > 0.0 && area[c] >= channel_area) keep_steepest(weight, total);
       for (std::size_t k = 0; k < 8; ++k) {
         if (!(z[c] - z[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k])] > 0.0)) continue;
         const auto m = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k]);

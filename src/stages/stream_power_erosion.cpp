@@ -73,7 +73,9 @@ const param_schema<stream_power_erosion_params>& stream_power_erosion_params::sc
           .doc("simulated time; duration x uplift is the rock uplifted")
           .effect("longer = a more mature, fully dissected landscape")
           .choice("routing", &P::routing, {{"d8", routing_method::d8}, {"mfd", routing_method::mfd}})
-          .doc("drainage area: d8 steepest descent, or mfd multiple flow direction (Freeman 1991)")
+          .doc(
+              "drainage area: d8 steepest descent, or mfd multiple flow direction (Freeman 1991) on hillslopes and, "
+              "with channel_width, d8 from the channel heads on (Pelletier 2010)")
           .effect("mfd spreads water on hillslopes: smoother slopes, fewer parallel rills")
           .number("deposition", &P::deposition)
           .range(between(0, 10))
@@ -212,7 +214,8 @@ void stream_power_model::step(double dt) {
   route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads, base);
   check_stop();
   if (m_p.routing == routing_method::mfd)
-    m_area = drainage_area_mfd(m_z, w, ht, m_cell_size, 1.1, base);
+    m_area = drainage_area_mfd(m_z, w, ht, m_cell_size, 1.1, base,
+                               m_p.channel_width > 0.0 ? m_p.hillslope_length * m_cell_size : 0.0);
   else
     drainage_area_d8(m_graph, m_cell_size, m_area, m_nthreads);
   check_stop();

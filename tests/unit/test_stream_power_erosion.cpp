@@ -190,6 +190,50 @@ TEST_CASE("flow_routing: Priority-Flood fill drains a pit, MFD conserves area", 
                       "drainage_area_mfd: interior node (1, 1) has no lower neighbour; fill depressions first");
 }
 
+TEST_CASE("flow_routing: hybrid MFD keeps channel flow in one thread of cells, conserving area",
+          "[stages][stream_power]") {
+  // A plane of 9 x 12 cells of 10 m falling 0.5 m per row to the north and
+  // 0.1 m per column to the west: plain MFD splits every cell's flow over
+  // its lower neighbours; the hybrid sends a channel node's whole area to
+  // its steepest neighbour, the cell straight north.
+  const int w = 9, h = 12;
+  std::vector<double> z(static_cast<std::size_t>(w * h));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) z[static_cast<std::size_t>(y * w + x)] = 0.5 * y + 0.1 * x;
+  const double cell = 10.0, channel = 3 * cell * cell;
+  const auto plain = drainage_area_mfd(z, w, h, cell);
+  const auto hybrid = drainage_area_mfd(z, w, h, cell, 1.1, nullptr, channel);
+  double plain_out = 0.0, hybrid_out = 0.0;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const auto c = static_cast<std::size_t>(y * w + x);
+      if (x == 0 || y == 0 || x == w - 1 || y == h - 1) {
+        plain_out += plain[c];
+        hybrid_out += hybrid[c];
+      }
+    }
+  }
+  REQUIRE(hybrid_out == Approx(w * h * cell * cell).epsilon(1e-12));
+  REQUIRE(plain_out == Approx(w * h * cell * cell).epsilon(1e-12));
+  // A channel node's area arrives whole at the cell north of it (which adds
+  // its own cell and any other inflow); plain MFD keeps only part of it there.
+  int hybrid_channels = 0, hybrid_whole = 0, plain_whole = 0;
+  for (int y = 2; y < h - 1; ++y) {
+    for (int x = 1; x < w - 1; ++x) {
+      const auto c = static_cast<std::size_t>(y * w + x);
+      const auto north = c - static_cast<std::size_t>(w);
+      if (hybrid[c] >= channel) {
+        ++hybrid_channels;
+        hybrid_whole += hybrid[north] >= hybrid[c] + cell * cell - 1e-9 ? 1 : 0;
+      }
+      if (plain[c] >= channel) plain_whole += plain[north] >= plain[c] + cell * cell - 1e-9 ? 1 : 0;
+    }
+  }
+  REQUIRE(hybrid_channels >= 10);
+  CHECK(hybrid_whole == hybrid_channels);
+  CHECK(plain_whole < hybrid_channels / 2);
+}
+
 TEST_CASE("flow_routing: route_depression_free_d8 fills only depressions, to the Priority-Flood spill levels",
           "[stages][stream_power]") {
   const int w = 41, h = 33;

@@ -206,11 +206,19 @@ void drainage_area_d8(const flow_graph& graph, double cell_size, std::vector<dou
 /// lower neighbour; the order is Kahn's topological sort over the graph of
 /// lower neighbours, sources in index order. Serial.
 ///
+/// With `channel_area` > 0 the routing is Pelletier's (2010) hybrid: a node
+/// whose accumulated area reaches it is a channel and passes everything to
+/// its steepest lower neighbour (D8; the first in neighbour order on a tie),
+/// so a valley's flow stays in one thread of cells instead of spreading over
+/// its floor, which made MFD's channel area fall as cells shrink.
+///
 /// @param z width x height heights in metres, row-major, depression-free
+/// @param channel_area m^2; 0 = MFD everywhere
 /// @return width x height areas (>= cell_size^2), row-major
 /// @throws std::invalid_argument for a size mismatch, cell_size <= 0 or
 ///         exponent <= 0; std::logic_error for an interior pit
 std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, int height, double cell_size,
-                                      double exponent = 1.1, const std::uint8_t* outlets = nullptr);
+                                      double exponent = 1.1, const std::uint8_t* outlets = nullptr,
+                                      double channel_area = 0.0);
 
 }  // namespace landform

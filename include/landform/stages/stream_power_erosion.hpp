@@ -207,7 +207,8 @@ class stream_power_model {
 ///   solvers are stable for any step, but steps much longer than the response
 ///   time smooth the transient.
 /// - `routing`: `d8` gives crisp single-thread valleys; `mfd` spreads area on
-///   hillslopes and divergent ground (smoother, more natural hillslopes).
+///   hillslopes and divergent ground (smoother, more natural hillslopes); with
+///   channel_width, channels below the heads route by D8 (Pelletier 2010).
 /// - `deposition` G: 0 is detachment-limited incision; around 1 valleys fill
 ///   with sediment and flat floors and fans form where rivers leave mountains.
 /// - `base_level`: `edges` erodes down to the map's border (the sea floor of
