@@ -49,6 +49,18 @@ std::vector<std::uint8_t> raw32(const raster& r) {
   return encode_r32_le(r.f32.size(), r.f32.data());
 }
 
+std::size_t row_samples(const raster& r) {
+  return static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.channels);
+}
+
+void raw16_stream(const raster& r, const png_sink& sink) {
+  stream_raw16_le(r.u16.size(), r.u16.data(), row_samples(r), sink);
+}
+
+void raw32_stream(const raster& r, const png_sink& sink) {
+  stream_r32_le(r.f32.size(), r.f32.data(), row_samples(r), sink);
+}
+
 std::vector<std::uint8_t> tiff16(const raster& r) {
   return encode_tiff_u16(r.width, r.height, r.channels, r.u16.data(), r.text, r.geo ? &*r.geo : nullptr);
 }
@@ -79,8 +91,8 @@ const std::vector<output_format> k_formats = {
     // {name, extension, summary, channels, sample type, byte order, encoder[, stream encoder]}
     {"png16", "png", "PNG greyscale 16-bit, no gamma chunk", {1}, st::uint16, "big-endian", &png16, &png16_stream},
     {"png8", "png", "PNG greyscale 8-bit", {1}, st::uint8, "n/a", &png8, &png8_stream},
-    {"raw16", "raw", "headerless uint16", {1}, st::uint16, "little-endian", &raw16},
-    {"r32", "r32", "headerless IEEE-754 float32", {1}, st::float32, "little-endian", &raw32},
+    {"raw16", "raw", "headerless uint16", {1}, st::uint16, "little-endian", &raw16, &raw16_stream},
+    {"r32", "r32", "headerless IEEE-754 float32", {1}, st::float32, "little-endian", &raw32, &raw32_stream},
     {"rgb8", "png", "PNG RGB 8-bit", {3}, st::uint8, "n/a", &png8, &png8_stream},
     {"rgb16", "png", "PNG RGB 16-bit", {3}, st::uint16, "big-endian", &png16, &png16_stream},
     {"rgba8", "png", "PNG RGBA 8-bit", {4}, st::uint8, "n/a", &png8, &png8_stream},
@@ -106,6 +118,15 @@ std::vector<T> all_rows(const raster& r, const png_row_source<T>& rows) {
                      static_cast<std::size_t>(r.channels));
   if (!out.empty()) rows(0, r.height, out.data());
   return out;
+}
+
+// `r` with the rows of its row source in the vector of sample type `t`, for
+// the formats that take the whole image.
+raster whole_raster(const raster& r, sample_type t) {
+  raster whole = r;
+  if (t == sample_type::uint8) whole.u8 = all_rows(r, r.u8_rows);
+  if (t == sample_type::uint16) whole.u16 = all_rows(r, r.u16_rows);
+  return whole;
 }
 
 std::size_t samples_of(const raster& r, sample_type t) {
@@ -159,19 +180,17 @@ bool output_format::takes_channels(int n) const {
 }
 
 std::vector<std::uint8_t> output_format::write(const raster& r) const {
-  if (checked_rows(*this, r) && extension != "png") {
-    raster whole = r;
-    if (samples == sample_type::uint8) whole.u8 = all_rows(r, r.u8_rows);
-    if (samples == sample_type::uint16) whole.u16 = all_rows(r, r.u16_rows);
-    return encode(whole);
-  }
+  if (checked_rows(*this, r) && extension != "png") return encode(whole_raster(r, samples));
   return encode(r);
 }
 
 bool output_format::write_to(const raster& r, const png_sink& sink) const {
   if (stream == nullptr || !sink) return false;
-  (void)checked_rows(*this, r);
-  stream(r, sink);
+  if (checked_rows(*this, r) && extension != "png") {
+    stream(whole_raster(r, samples), sink);
+  } else {
+    stream(r, sink);
+  }
   return true;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// Encoders that turn sample arrays into file bytes, in memory.
+/// Encoders that turn sample arrays into file bytes, in memory (encode_*) or
+/// piece by piece to a sink (stream_*, the same bytes).
 ///
 /// All images are `width` x `height` pixels, row-major, top row first
 /// (element (x, y) of a c-channel image is at index `(y * width + x) * c + k`).
@@ -117,5 +118,15 @@ struct georeference {
 /// host byte order; NaN payloads and signed zeros are kept bit for bit.
 /// `values` may be null only when `count` is 0 (else std::invalid_argument).
 [[nodiscard]] std::vector<std::uint8_t> encode_r32_le(std::size_t count, const float* values);
+
+/// encode_raw16_le's bytes handed to `sink` in pieces of whole rows of
+/// `row_length` values (about 64 KiB each; the last piece may hold fewer
+/// values), converted through one piece-sized buffer, so the file is never
+/// held whole. Throws as encode_raw16_le, std::invalid_argument for an empty
+/// `sink` or a `row_length` of 0 with `count` > 0, and whatever `sink` throws.
+void stream_raw16_le(std::size_t count, const std::uint16_t* values, std::size_t row_length, const png_sink& sink);
+
+/// encode_r32_le's bytes handed to `sink` as stream_raw16_le hands its own.
+void stream_r32_le(std::size_t count, const float* values, std::size_t row_length, const png_sink& sink);
 
 }  // namespace landform
