@@ -69,6 +69,14 @@ std::vector<std::uint8_t> tiff32(const raster& r) {
   return encode_tiff_f32(r.width, r.height, r.channels, r.f32.data(), r.text, r.geo ? &*r.geo : nullptr);
 }
 
+void tiff16_stream(const raster& r, const png_sink& sink) {
+  stream_tiff_u16(r.width, r.height, r.channels, r.u16.data(), sink, r.text, r.geo ? &*r.geo : nullptr);
+}
+
+void tiff32_stream(const raster& r, const png_sink& sink) {
+  stream_tiff_f32(r.width, r.height, r.channels, r.f32.data(), sink, r.text, r.geo ? &*r.geo : nullptr);
+}
+
 std::vector<std::uint8_t> exr32(const raster& r) {
   return encode_exr(r.width, r.height, r.channels, r.f32.data(), false, r.channel_names, r.text, r.deflate.compression);
 }
@@ -97,8 +105,15 @@ const std::vector<output_format> k_formats = {
     {"rgb16", "png", "PNG RGB 16-bit", {3}, st::uint16, "big-endian", &png16, &png16_stream},
     {"rgba8", "png", "PNG RGBA 8-bit", {4}, st::uint8, "n/a", &png8, &png8_stream},
     {"rgba16", "png", "PNG RGBA 16-bit", {4}, st::uint16, "big-endian", &png16, &png16_stream},
-    {"tiff16", "tif", "TIFF uint16, uncompressed", {1, 3, 4}, st::uint16, "little-endian", &tiff16},
-    {"tiff32", "tif", "TIFF IEEE-754 float32, uncompressed", {1, 3, 4}, st::float32, "little-endian", &tiff32},
+    {"tiff16", "tif", "TIFF uint16, uncompressed", {1, 3, 4}, st::uint16, "little-endian", &tiff16, &tiff16_stream},
+    {"tiff32",
+     "tif",
+     "TIFF IEEE-754 float32, uncompressed",
+     {1, 3, 4},
+     st::float32,
+     "little-endian",
+     &tiff32,
+     &tiff32_stream},
     {"exr", "exr", "OpenEXR float32, ZIP", {1, 2, 3, 4}, st::float32, "little-endian", &exr32},
     {"exr16", "exr", "OpenEXR half float, ZIP", {1, 2, 3, 4}, st::float16, "little-endian", &exr16},
     {"geojson", "geojson", "GeoJSON text (RFC 7946), UTF-8", {1}, st::uint8, "n/a", &text_bytes},

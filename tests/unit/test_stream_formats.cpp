@@ -89,6 +89,28 @@ TEST_CASE("stream_raw16_le and stream_r32_le hand the in-memory bytes over in bl
   CHECK(none.pieces.empty());
 }
 
+TEST_CASE("stream_tiff_u16 and stream_tiff_f32 equal encode_tiff_*: header, strips as filled, directory last",
+          "[stream][tiff]") {
+  const georeference geo{1000.0, 2000.0, 4.0};
+  for (const size3 s : {size3{7, 5, 1}, size3{45, 31, 3}, size3{301, 257, 1}, size3{33, 600, 4}}) {
+    for (const bool with_geo : {false, true}) {
+      INFO(s.w << " x " << s.h << " x " << s.c << (with_geo ? ", GeoTIFF" : ""));
+      const std::size_t n =
+          static_cast<std::size_t>(s.w) * static_cast<std::size_t>(s.h) * static_cast<std::size_t>(s.c);
+      const std::vector<float> f = unit_samples(n);
+      const std::vector<std::uint16_t> u = u16_samples(f);
+      const georeference* g = with_geo ? &geo : nullptr;
+      collector t16, t32;
+      stream_tiff_u16(s.w, s.h, s.c, u.data(), t16.sink(), k_text, g);
+      stream_tiff_f32(s.w, s.h, s.c, f.data(), t32.sink(), k_text, g);
+      CHECK(t16.joined() == encode_tiff_u16(s.w, s.h, s.c, u.data(), k_text, g));
+      CHECK(t32.joined() == encode_tiff_f32(s.w, s.h, s.c, f.data(), k_text, g));
+      CHECK(t32.pieces.front().size() == 8);
+      if (n * 4 > (std::size_t{1} << 17)) CHECK(t32.largest() <= (std::size_t{1} << 16));
+    }
+  }
+}
+
 TEST_CASE("write_to streams every raster format's write() bytes, from samples or from a row source", "[stream]") {
   const int w = 45, h = 31;
   std::size_t streaming = 0;
@@ -124,7 +146,7 @@ TEST_CASE("write_to streams every raster format's write() bytes, from samples or
     REQUIRE(format.write_to(rows, from_rows.sink()));
     CHECK(from_rows.joined() == format.write(r));
   }
-  CHECK(streaming == 8);  // every PNG and raw format; TIFF, OpenEXR, GeoJSON and GLB are written whole
+  CHECK(streaming == 10);  // every PNG, raw and TIFF format; OpenEXR, GeoJSON and GLB are written whole
   CHECK_FALSE(find_output_format("geojson").write_to(raster{}, collector{}.sink()));
 }
 
@@ -134,6 +156,8 @@ TEST_CASE("streamed encoders: an empty sink is rejected, a sink's exception pass
   const std::vector<std::uint16_t> u = u16_samples(f);
   CHECK_THROWS_AS(stream_raw16_le(u.size(), u.data(), 301, png_sink()), std::invalid_argument);
   CHECK_THROWS_AS(stream_r32_le(f.size(), f.data(), 0, collector{}.sink()), std::invalid_argument);
+  CHECK_THROWS_AS(stream_tiff_f32(301, 257, 1, f.data(), png_sink()), std::invalid_argument);
+  CHECK_THROWS_AS(stream_tiff_u16(0, 257, 1, u.data(), collector{}.sink()), std::invalid_argument);
   struct full_disk : std::runtime_error {
     full_disk() : std::runtime_error("disk full") {}
   };
@@ -141,6 +165,9 @@ TEST_CASE("streamed encoders: an empty sink is rejected, a sink's exception pass
   const png_sink failing = [&calls](std::span<const std::uint8_t>) {
     if (++calls == 2) throw full_disk();
   };
+  CHECK_THROWS_AS(stream_tiff_f32(301, 257, 1, f.data(), failing), full_disk);
+  CHECK(calls == 2);
+  calls = 0;
   CHECK_THROWS_AS(stream_r32_le(f.size(), f.data(), 301, failing), full_disk);
   CHECK(calls == 2);
 }

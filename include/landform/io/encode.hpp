@@ -96,6 +96,20 @@ struct georeference {
     int width, int height, int channels, const float* samples,
     const std::vector<std::pair<std::string, std::string>>& text = {}, const georeference* geo = nullptr);
 
+/// encode_tiff_u16's bytes handed to `sink` piece by piece, so the file is
+/// never held whole: the 8-byte header first, then each strip as libtiff
+/// fills it (about 64 KiB), then the directory (tags, strip offsets: a few
+/// KiB). Throws as encode_tiff_u16, std::invalid_argument for an empty
+/// `sink`, and whatever `sink` throws; after a throw no further piece is sent.
+void stream_tiff_u16(int width, int height, int channels, const std::uint16_t* samples, const png_sink& sink,
+                     const std::vector<std::pair<std::string, std::string>>& text = {},
+                     const georeference* geo = nullptr);
+
+/// As stream_tiff_u16 with encode_tiff_f32's float32 samples.
+void stream_tiff_f32(int width, int height, int channels, const float* samples, const png_sink& sink,
+                     const std::vector<std::pair<std::string, std::string>>& text = {},
+                     const georeference* geo = nullptr);
+
 /// Scanline OpenEXR (ZIP compression, increasing Y) of `channels` = 1..4
 /// float samples per pixel, stored as FLOAT or, with `half`, as HALF (each
 /// value rounded to the nearest binary16). `names` are the channel names
