@@ -85,6 +85,14 @@ std::vector<std::uint8_t> exr16(const raster& r) {
   return encode_exr(r.width, r.height, r.channels, r.f32.data(), true, r.channel_names, r.text, r.deflate.compression);
 }
 
+void exr32_stream(const raster& r, const png_sink& sink) {
+  stream_exr(r.width, r.height, r.channels, r.f32.data(), false, sink, r.channel_names, r.text, r.deflate.compression);
+}
+
+void exr16_stream(const raster& r, const png_sink& sink) {
+  stream_exr(r.width, r.height, r.channels, r.f32.data(), true, sink, r.channel_names, r.text, r.deflate.compression);
+}
+
 // Formats whose bytes the output kind prepares (GeoJSON text, a glTF
 // binary): the "raster" is one row of those bytes, written as they are.
 std::vector<std::uint8_t> text_bytes(const raster& r) {
@@ -114,8 +122,8 @@ const std::vector<output_format> k_formats = {
      "little-endian",
      &tiff32,
      &tiff32_stream},
-    {"exr", "exr", "OpenEXR float32, ZIP", {1, 2, 3, 4}, st::float32, "little-endian", &exr32},
-    {"exr16", "exr", "OpenEXR half float, ZIP", {1, 2, 3, 4}, st::float16, "little-endian", &exr16},
+    {"exr", "exr", "OpenEXR float32, ZIP", {1, 2, 3, 4}, st::float32, "little-endian", &exr32, &exr32_stream},
+    {"exr16", "exr", "OpenEXR half float, ZIP", {1, 2, 3, 4}, st::float16, "little-endian", &exr16, &exr16_stream},
     {"geojson", "geojson", "GeoJSON text (RFC 7946), UTF-8", {1}, st::uint8, "n/a", &text_bytes},
     {"glb",
      "glb",

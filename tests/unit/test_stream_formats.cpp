@@ -111,6 +111,22 @@ TEST_CASE("stream_tiff_u16 and stream_tiff_f32 equal encode_tiff_*: header, stri
   }
 }
 
+TEST_CASE("stream_exr equals encode_exr for float and half, every ZIP level, compressing each chunk once",
+          "[stream][exr]") {
+  for (const size3 s : {size3{7, 5, 1}, size3{45, 31, 2}, size3{301, 257, 3}, size3{33, 100, 4}}) {
+    const std::vector<float> f =
+        unit_samples(static_cast<std::size_t>(s.w) * static_cast<std::size_t>(s.h) * static_cast<std::size_t>(s.c));
+    for (const bool half : {false, true}) {
+      for (const auto level : {png_compression::fast, png_compression::standard, png_compression::best}) {
+        INFO(s.w << " x " << s.h << " x " << s.c << (half ? " half" : " float") << ", " << compression_name(level));
+        collector exr;
+        stream_exr(s.w, s.h, s.c, f.data(), half, exr.sink(), {}, k_text, level);
+        CHECK(exr.joined() == encode_exr(s.w, s.h, s.c, f.data(), half, {}, k_text, level));
+      }
+    }
+  }
+}
+
 TEST_CASE("write_to streams every raster format's write() bytes, from samples or from a row source", "[stream]") {
   const int w = 45, h = 31;
   std::size_t streaming = 0;
@@ -146,7 +162,7 @@ TEST_CASE("write_to streams every raster format's write() bytes, from samples or
     REQUIRE(format.write_to(rows, from_rows.sink()));
     CHECK(from_rows.joined() == format.write(r));
   }
-  CHECK(streaming == 10);  // every PNG, raw and TIFF format; OpenEXR, GeoJSON and GLB are written whole
+  CHECK(streaming == 12);  // every PNG, raw, TIFF and OpenEXR format; GeoJSON and GLB are written whole
   CHECK_FALSE(find_output_format("geojson").write_to(raster{}, collector{}.sink()));
 }
 
@@ -158,6 +174,8 @@ TEST_CASE("streamed encoders: an empty sink is rejected, a sink's exception pass
   CHECK_THROWS_AS(stream_r32_le(f.size(), f.data(), 0, collector{}.sink()), std::invalid_argument);
   CHECK_THROWS_AS(stream_tiff_f32(301, 257, 1, f.data(), png_sink()), std::invalid_argument);
   CHECK_THROWS_AS(stream_tiff_u16(0, 257, 1, u.data(), collector{}.sink()), std::invalid_argument);
+  CHECK_THROWS_AS(stream_exr(301, 257, 1, f.data(), false, png_sink()), std::invalid_argument);
+  CHECK_THROWS_AS(stream_exr(301, 257, 5, f.data(), false, collector{}.sink()), std::invalid_argument);
   struct full_disk : std::runtime_error {
     full_disk() : std::runtime_error("disk full") {}
   };
@@ -169,5 +187,8 @@ TEST_CASE("streamed encoders: an empty sink is rejected, a sink's exception pass
   CHECK(calls == 2);
   calls = 0;
   CHECK_THROWS_AS(stream_r32_le(f.size(), f.data(), 301, failing), full_disk);
+  CHECK(calls == 2);
+  calls = 0;
+  CHECK_THROWS_AS(stream_exr(301, 257, 1, f.data(), false, failing), full_disk);
   CHECK(calls == 2);
 }

@@ -122,6 +122,18 @@ void stream_tiff_f32(int width, int height, int channels, const float* samples, 
                                                    const std::vector<std::pair<std::string, std::string>>& text = {},
                                                    png_compression compression = png_compression::standard);
 
+/// encode_exr's bytes handed to `sink`: OpenEXR writes the line offset
+/// table before the chunks and fills it in last, so the compressed chunks
+/// are held (in pieces of about 256 KiB, never one growing buffer) until the
+/// table is known, then the header and table go first, then the chunks, each
+/// piece released once sent. Each chunk is compressed once. Throws as
+/// encode_exr (naming stream_exr), std::invalid_argument for an empty
+/// `sink`, and whatever `sink` throws.
+void stream_exr(int width, int height, int channels, const float* samples, bool half, const png_sink& sink,
+                const std::vector<std::string>& names = {},
+                const std::vector<std::pair<std::string, std::string>>& text = {},
+                png_compression compression = png_compression::standard);
+
 /// Headerless little-endian unsigned 16-bit samples: `count * 2` bytes, low
 /// byte first, whatever the host byte order. `values` may be null only when
 /// `count` is 0 (else std::invalid_argument).
