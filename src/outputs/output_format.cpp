@@ -11,6 +11,15 @@ namespace landform {
 
 namespace {
 
+// All the rows of a row source, for the formats that take the whole image.
+template <class T>
+std::vector<T> all_rows(const raster& r, const png_row_source<T>& rows) {
+  std::vector<T> out(static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.height) *
+                     static_cast<std::size_t>(r.channels));
+  if (!out.empty()) rows(0, r.height, out.data());
+  return out;
+}
+
 // ---------------------------------------------------------------- encoders
 // One per container and sample type; the table below names them.
 
@@ -53,8 +62,17 @@ std::size_t row_samples(const raster& r) {
   return static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.channels);
 }
 
+// From a row source a block of rows at a time, so neither the samples nor
+// the file are held whole.
 void raw16_stream(const raster& r, const png_sink& sink) {
-  stream_raw16_le(r.u16.size(), r.u16.data(), row_samples(r), sink);
+  if (!r.u16.empty() || !r.u16_rows) return stream_raw16_le(r.u16.size(), r.u16.data(), row_samples(r), sink);
+  const int block = png_chunk_rows(row_samples(r) * 2);
+  std::vector<std::uint16_t> rows(row_samples(r) * static_cast<std::size_t>(block));
+  for (int first = 0; first < r.height; first += block) {
+    const int last = std::min(r.height, first + block);
+    r.u16_rows(first, last, rows.data());
+    stream_raw16_le(row_samples(r) * static_cast<std::size_t>(last - first), rows.data(), row_samples(r), sink);
+  }
 }
 
 void raw32_stream(const raster& r, const png_sink& sink) {
@@ -70,7 +88,11 @@ std::vector<std::uint8_t> tiff32(const raster& r) {
 }
 
 void tiff16_stream(const raster& r, const png_sink& sink) {
-  stream_tiff_u16(r.width, r.height, r.channels, r.u16.data(), sink, r.text, r.geo ? &*r.geo : nullptr);
+  if (!r.u16.empty() || !r.u16_rows) {
+    return stream_tiff_u16(r.width, r.height, r.channels, r.u16.data(), sink, r.text, r.geo ? &*r.geo : nullptr);
+  }
+  const std::vector<std::uint16_t> whole = all_rows(r, r.u16_rows);  // libtiff takes the image whole
+  stream_tiff_u16(r.width, r.height, r.channels, whole.data(), sink, r.text, r.geo ? &*r.geo : nullptr);
 }
 
 void tiff32_stream(const raster& r, const png_sink& sink) {
@@ -134,15 +156,6 @@ const std::vector<output_format> k_formats = {
      &text_bytes},
 };
 
-// All the rows of a row source, for the formats that take the whole image.
-template <class T>
-std::vector<T> all_rows(const raster& r, const png_row_source<T>& rows) {
-  std::vector<T> out(static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.height) *
-                     static_cast<std::size_t>(r.channels));
-  if (!out.empty()) rows(0, r.height, out.data());
-  return out;
-}
-
 // `r` with the rows of its row source in the vector of sample type `t`, for
 // the formats that take the whole image.
 raster whole_raster(const raster& r, sample_type t) {
@@ -182,6 +195,16 @@ bool checked_rows(const output_format& f, const raster& r) {
   return from_rows;
 }
 
+// quantize16's clipped count of `unit`, without its samples.
+std::size_t clipped16(const std::vector<float>& unit) {
+  std::vector<std::uint16_t> scratch(std::min<std::size_t>(unit.size(), std::size_t{1} << 14));
+  std::size_t clipped = 0;
+  for (std::size_t first = 0; first < unit.size(); first += scratch.size()) {
+    clipped += quantize16_into(unit.data() + first, std::min(scratch.size(), unit.size() - first), scratch.data());
+  }
+  return clipped;
+}
+
 }  // namespace
 
 int output_format::bit_depth() const {
@@ -209,11 +232,8 @@ std::vector<std::uint8_t> output_format::write(const raster& r) const {
 
 bool output_format::write_to(const raster& r, const png_sink& sink) const {
   if (stream == nullptr || !sink) return false;
-  if (checked_rows(*this, r) && extension != "png") {
-    stream(whole_raster(r, samples), sink);
-  } else {
-    stream(r, sink);
-  }
+  (void)checked_rows(*this, r);
+  stream(r, sink);  // each stream encoder takes a row source its own way
   return true;
 }
 
@@ -253,6 +273,15 @@ encoded_raster encode_unit_samples(std::vector<float> unit, int width, int heigh
     quantized8 q = quantize8(unit.data(), unit.size());
     out.clipped = q.clipped;
     r.u8 = std::move(q.values);
+  } else if (format.stream != nullptr && settings.stream) {
+    // Streamed: quantised a block of rows at a time as the encoder asks, so
+    // the 16-bit samples are not held whole beside `unit`.
+    out.clipped = clipped16(unit);
+    const std::size_t row = static_cast<std::size_t>(width) * static_cast<std::size_t>(channels);
+    r.u16_rows = [&unit, row](int first, int last, std::uint16_t* rows) {
+      (void)quantize16_into(unit.data() + static_cast<std::size_t>(first) * row,
+                            static_cast<std::size_t>(last - first) * row, rows);
+    };
   } else {
     quantized16 q = quantize16(unit.data(), unit.size());
     out.clipped = q.clipped;

@@ -192,3 +192,28 @@ TEST_CASE("streamed encoders: an empty sink is rejected, a sink's exception pass
   CHECK_THROWS_AS(stream_exr(301, 257, 1, f.data(), false, failing), full_disk);
   CHECK(calls == 2);
 }
+
+TEST_CASE("encode_unit_samples: a streamed 16-bit format quantises rows on demand, same bytes and clipped count",
+          "[stream]") {
+  const int w = 301, h = 257;
+  std::vector<float> unit = unit_samples(static_cast<std::size_t>(w * h));
+  unit[5] = 1.5f;     // clipped high
+  unit[77] = -0.25f;  // clipped low
+  file_settings held;
+  held.text = k_text;
+  held.deflate.nthreads = 2;
+  for (const char* name : {"raw16", "png16", "tiff16"}) {
+    INFO(name);
+    const output_format& f = find_output_format(name);
+    const encoded_raster whole = encode_unit_samples(unit, w, h, 1, f, held);
+    collector c;
+    file_settings streamed = held;
+    streamed.stream = c.sink();
+    const encoded_raster s = encode_unit_samples(unit, w, h, 1, f, streamed);
+    CHECK(s.streamed);
+    CHECK(s.bytes.empty());
+    CHECK(c.joined() == whole.bytes);
+    CHECK(s.clipped == 2);
+    CHECK(whole.clipped == 2);
+  }
+}
