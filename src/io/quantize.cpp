@@ -38,6 +38,12 @@ quantized16 quantize16(const float* values, std::size_t count) {
   return result;
 }
 
+std::size_t quantize16_into(const float* values, std::size_t count, std::uint16_t* out) {
+  check_args(values, count, "quantize16_into");
+  if (count > 0 && out == nullptr) throw std::invalid_argument("quantize16_into: null output");
+  return quantize_into<std::uint16_t, 65535>(values, count, out);
+}
+
 quantized8 quantize8(const float* values, std::size_t count) {
   check_args(values, count, "quantize8");
   quantized8 result;

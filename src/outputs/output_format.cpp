@@ -11,6 +11,15 @@ namespace landform {
 
 namespace {
 
+// All the rows of a row source, for the formats that take the whole image.
+template <class T>
+std::vector<T> all_rows(const raster& r, const png_row_source<T>& rows) {
+  std::vector<T> out(static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.height) *
+                     static_cast<std::size_t>(r.channels));
+  if (!out.empty()) rows(0, r.height, out.data());
+  return out;
+}
+
 // ---------------------------------------------------------------- encoders
 // One per container and sample type; the table below names them.
 
@@ -49,6 +58,27 @@ std::vector<std::uint8_t> raw32(const raster& r) {
   return encode_r32_le(r.f32.size(), r.f32.data());
 }
 
+std::size_t row_samples(const raster& r) {
+  return static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.channels);
+}
+
+// From a row source a block of rows at a time, so neither the samples nor
+// the file are held whole.
+void raw16_stream(const raster& r, const png_sink& sink) {
+  if (!r.u16.empty() || !r.u16_rows) return stream_raw16_le(r.u16.size(), r.u16.data(), row_samples(r), sink);
+  const int block = png_chunk_rows(row_samples(r) * 2);
+  std::vector<std::uint16_t> rows(row_samples(r) * static_cast<std::size_t>(block));
+  for (int first = 0; first < r.height; first += block) {
+    const int last = std::min(r.height, first + block);
+    r.u16_rows(first, last, rows.data());
+    stream_raw16_le(row_samples(r) * static_cast<std::size_t>(last - first), rows.data(), row_samples(r), sink);
+  }
+}
+
+void raw32_stream(const raster& r, const png_sink& sink) {
+  stream_r32_le(r.f32.size(), r.f32.data(), row_samples(r), sink);
+}
+
 std::vector<std::uint8_t> tiff16(const raster& r) {
   return encode_tiff_u16(r.width, r.height, r.channels, r.u16.data(), r.text, r.geo ? &*r.geo : nullptr);
 }
@@ -57,12 +87,32 @@ std::vector<std::uint8_t> tiff32(const raster& r) {
   return encode_tiff_f32(r.width, r.height, r.channels, r.f32.data(), r.text, r.geo ? &*r.geo : nullptr);
 }
 
+void tiff16_stream(const raster& r, const png_sink& sink) {
+  if (!r.u16.empty() || !r.u16_rows) {
+    return stream_tiff_u16(r.width, r.height, r.channels, r.u16.data(), sink, r.text, r.geo ? &*r.geo : nullptr);
+  }
+  const std::vector<std::uint16_t> whole = all_rows(r, r.u16_rows);  // libtiff takes the image whole
+  stream_tiff_u16(r.width, r.height, r.channels, whole.data(), sink, r.text, r.geo ? &*r.geo : nullptr);
+}
+
+void tiff32_stream(const raster& r, const png_sink& sink) {
+  stream_tiff_f32(r.width, r.height, r.channels, r.f32.data(), sink, r.text, r.geo ? &*r.geo : nullptr);
+}
+
 std::vector<std::uint8_t> exr32(const raster& r) {
   return encode_exr(r.width, r.height, r.channels, r.f32.data(), false, r.channel_names, r.text, r.deflate.compression);
 }
 
 std::vector<std::uint8_t> exr16(const raster& r) {
   return encode_exr(r.width, r.height, r.channels, r.f32.data(), true, r.channel_names, r.text, r.deflate.compression);
+}
+
+void exr32_stream(const raster& r, const png_sink& sink) {
+  stream_exr(r.width, r.height, r.channels, r.f32.data(), false, sink, r.channel_names, r.text, r.deflate.compression);
+}
+
+void exr16_stream(const raster& r, const png_sink& sink) {
+  stream_exr(r.width, r.height, r.channels, r.f32.data(), true, sink, r.channel_names, r.text, r.deflate.compression);
 }
 
 // Formats whose bytes the output kind prepares (GeoJSON text, a glTF
@@ -79,16 +129,23 @@ const std::vector<output_format> k_formats = {
     // {name, extension, summary, channels, sample type, byte order, encoder[, stream encoder]}
     {"png16", "png", "PNG greyscale 16-bit, no gamma chunk", {1}, st::uint16, "big-endian", &png16, &png16_stream},
     {"png8", "png", "PNG greyscale 8-bit", {1}, st::uint8, "n/a", &png8, &png8_stream},
-    {"raw16", "raw", "headerless uint16", {1}, st::uint16, "little-endian", &raw16},
-    {"r32", "r32", "headerless IEEE-754 float32", {1}, st::float32, "little-endian", &raw32},
+    {"raw16", "raw", "headerless uint16", {1}, st::uint16, "little-endian", &raw16, &raw16_stream},
+    {"r32", "r32", "headerless IEEE-754 float32", {1}, st::float32, "little-endian", &raw32, &raw32_stream},
     {"rgb8", "png", "PNG RGB 8-bit", {3}, st::uint8, "n/a", &png8, &png8_stream},
     {"rgb16", "png", "PNG RGB 16-bit", {3}, st::uint16, "big-endian", &png16, &png16_stream},
     {"rgba8", "png", "PNG RGBA 8-bit", {4}, st::uint8, "n/a", &png8, &png8_stream},
     {"rgba16", "png", "PNG RGBA 16-bit", {4}, st::uint16, "big-endian", &png16, &png16_stream},
-    {"tiff16", "tif", "TIFF uint16, uncompressed", {1, 3, 4}, st::uint16, "little-endian", &tiff16},
-    {"tiff32", "tif", "TIFF IEEE-754 float32, uncompressed", {1, 3, 4}, st::float32, "little-endian", &tiff32},
-    {"exr", "exr", "OpenEXR float32, ZIP", {1, 2, 3, 4}, st::float32, "little-endian", &exr32},
-    {"exr16", "exr", "OpenEXR half float, ZIP", {1, 2, 3, 4}, st::float16, "little-endian", &exr16},
+    {"tiff16", "tif", "TIFF uint16, uncompressed", {1, 3, 4}, st::uint16, "little-endian", &tiff16, &tiff16_stream},
+    {"tiff32",
+     "tif",
+     "TIFF IEEE-754 float32, uncompressed",
+     {1, 3, 4},
+     st::float32,
+     "little-endian",
+     &tiff32,
+     &tiff32_stream},
+    {"exr", "exr", "OpenEXR float32, ZIP", {1, 2, 3, 4}, st::float32, "little-endian", &exr32, &exr32_stream},
+    {"exr16", "exr", "OpenEXR half float, ZIP", {1, 2, 3, 4}, st::float16, "little-endian", &exr16, &exr16_stream},
     {"geojson", "geojson", "GeoJSON text (RFC 7946), UTF-8", {1}, st::uint8, "n/a", &text_bytes},
     {"glb",
      "glb",
@@ -99,13 +156,13 @@ const std::vector<output_format> k_formats = {
      &text_bytes},
 };
 
-// All the rows of a row source, for the formats that take the whole image.
-template <class T>
-std::vector<T> all_rows(const raster& r, const png_row_source<T>& rows) {
-  std::vector<T> out(static_cast<std::size_t>(r.width) * static_cast<std::size_t>(r.height) *
-                     static_cast<std::size_t>(r.channels));
-  if (!out.empty()) rows(0, r.height, out.data());
-  return out;
+// `r` with the rows of its row source in the vector of sample type `t`, for
+// the formats that take the whole image.
+raster whole_raster(const raster& r, sample_type t) {
+  raster whole = r;
+  if (t == sample_type::uint8) whole.u8 = all_rows(r, r.u8_rows);
+  if (t == sample_type::uint16) whole.u16 = all_rows(r, r.u16_rows);
+  return whole;
 }
 
 std::size_t samples_of(const raster& r, sample_type t) {
@@ -138,6 +195,16 @@ bool checked_rows(const output_format& f, const raster& r) {
   return from_rows;
 }
 
+// quantize16's clipped count of `unit`, without its samples.
+std::size_t clipped16(const std::vector<float>& unit) {
+  std::vector<std::uint16_t> scratch(std::min<std::size_t>(unit.size(), std::size_t{1} << 14));
+  std::size_t clipped = 0;
+  for (std::size_t first = 0; first < unit.size(); first += scratch.size()) {
+    clipped += quantize16_into(unit.data() + first, std::min(scratch.size(), unit.size() - first), scratch.data());
+  }
+  return clipped;
+}
+
 }  // namespace
 
 int output_format::bit_depth() const {
@@ -159,19 +226,14 @@ bool output_format::takes_channels(int n) const {
 }
 
 std::vector<std::uint8_t> output_format::write(const raster& r) const {
-  if (checked_rows(*this, r) && extension != "png") {
-    raster whole = r;
-    if (samples == sample_type::uint8) whole.u8 = all_rows(r, r.u8_rows);
-    if (samples == sample_type::uint16) whole.u16 = all_rows(r, r.u16_rows);
-    return encode(whole);
-  }
+  if (checked_rows(*this, r) && extension != "png") return encode(whole_raster(r, samples));
   return encode(r);
 }
 
 bool output_format::write_to(const raster& r, const png_sink& sink) const {
   if (stream == nullptr || !sink) return false;
   (void)checked_rows(*this, r);
-  stream(r, sink);
+  stream(r, sink);  // each stream encoder takes a row source its own way
   return true;
 }
 
@@ -211,6 +273,15 @@ encoded_raster encode_unit_samples(std::vector<float> unit, int width, int heigh
     quantized8 q = quantize8(unit.data(), unit.size());
     out.clipped = q.clipped;
     r.u8 = std::move(q.values);
+  } else if (format.stream != nullptr && settings.stream) {
+    // Streamed: quantised a block of rows at a time as the encoder asks, so
+    // the 16-bit samples are not held whole beside `unit`.
+    out.clipped = clipped16(unit);
+    const std::size_t row = static_cast<std::size_t>(width) * static_cast<std::size_t>(channels);
+    r.u16_rows = [&unit, row](int first, int last, std::uint16_t* rows) {
+      (void)quantize16_into(unit.data() + static_cast<std::size_t>(first) * row,
+                            static_cast<std::size_t>(last - first) * row, rows);
+    };
   } else {
     quantized16 q = quantize16(unit.data(), unit.size());
     out.clipped = q.clipped;

@@ -91,7 +91,9 @@ encoded_file encode_scalar(std::vector<float> values, int width, int height, con
   // PR105329) on some string concatenations.
   std::ostringstream encoding;
   if (f.is_float()) {
-    out.bytes = encode_unit_samples(std::move(values), width, height, 1, f, settings).bytes;
+    encoded_raster e = encode_unit_samples(std::move(values), width, height, 1, f, settings);
+    out.bytes = std::move(e.bytes);
+    out.streamed = e.streamed;
     encoding << f.summary << ", " << meaning
              << (f.samples == sample_type::float16 ? ", rounded to the nearest half" : ", unquantised");
     out.encoding = encoding.str();

@@ -199,7 +199,7 @@ TEST_CASE("cli: an output directory that cannot be created is an I/O error namin
 
 TEST_CASE("cli: an output whose final name is a directory leaves no other file behind", "[cli][errors]") {
   // The failure comes at commit time, after every file was staged (height.png
-  // streamed piece by piece, height.r32 whole): the staged temporaries must
+  // and height.r32 both streamed piece by piece): the staged temporaries must
   // all be removed.
   for (const std::string name : {"height.r32", "height.png"}) {
     INFO(name);

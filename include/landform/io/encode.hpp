@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// Encoders that turn sample arrays into file bytes, in memory.
+/// Encoders that turn sample arrays into file bytes, in memory (encode_*) or
+/// piece by piece to a sink (stream_*, the same bytes).
 ///
 /// All images are `width` x `height` pixels, row-major, top row first
 /// (element (x, y) of a c-channel image is at index `(y * width + x) * c + k`).
@@ -95,6 +96,20 @@ struct georeference {
     int width, int height, int channels, const float* samples,
     const std::vector<std::pair<std::string, std::string>>& text = {}, const georeference* geo = nullptr);
 
+/// encode_tiff_u16's bytes handed to `sink` piece by piece, so the file is
+/// never held whole: the 8-byte header first, then each strip as libtiff
+/// fills it (about 64 KiB), then the directory (tags, strip offsets: a few
+/// KiB). Throws as encode_tiff_u16, std::invalid_argument for an empty
+/// `sink`, and whatever `sink` throws; after a throw no further piece is sent.
+void stream_tiff_u16(int width, int height, int channels, const std::uint16_t* samples, const png_sink& sink,
+                     const std::vector<std::pair<std::string, std::string>>& text = {},
+                     const georeference* geo = nullptr);
+
+/// As stream_tiff_u16 with encode_tiff_f32's float32 samples.
+void stream_tiff_f32(int width, int height, int channels, const float* samples, const png_sink& sink,
+                     const std::vector<std::pair<std::string, std::string>>& text = {},
+                     const georeference* geo = nullptr);
+
 /// Scanline OpenEXR (ZIP compression, increasing Y) of `channels` = 1..4
 /// float samples per pixel, stored as FLOAT or, with `half`, as HALF (each
 /// value rounded to the nearest binary16). `names` are the channel names
@@ -107,6 +122,18 @@ struct georeference {
                                                    const std::vector<std::pair<std::string, std::string>>& text = {},
                                                    png_compression compression = png_compression::standard);
 
+/// encode_exr's bytes handed to `sink`: OpenEXR writes the line offset
+/// table before the chunks and fills it in last, so the compressed chunks
+/// are held (in pieces of about 256 KiB, never one growing buffer) until the
+/// table is known, then the header and table go first, then the chunks, each
+/// piece released once sent. Each chunk is compressed once. Throws as
+/// encode_exr (naming stream_exr), std::invalid_argument for an empty
+/// `sink`, and whatever `sink` throws.
+void stream_exr(int width, int height, int channels, const float* samples, bool half, const png_sink& sink,
+                const std::vector<std::string>& names = {},
+                const std::vector<std::pair<std::string, std::string>>& text = {},
+                png_compression compression = png_compression::standard);
+
 /// Headerless little-endian unsigned 16-bit samples: `count * 2` bytes, low
 /// byte first, whatever the host byte order. `values` may be null only when
 /// `count` is 0 (else std::invalid_argument).
@@ -117,5 +144,15 @@ struct georeference {
 /// host byte order; NaN payloads and signed zeros are kept bit for bit.
 /// `values` may be null only when `count` is 0 (else std::invalid_argument).
 [[nodiscard]] std::vector<std::uint8_t> encode_r32_le(std::size_t count, const float* values);
+
+/// encode_raw16_le's bytes handed to `sink` in pieces of whole rows of
+/// `row_length` values (about 64 KiB each; the last piece may hold fewer
+/// values), converted through one piece-sized buffer, so the file is never
+/// held whole. Throws as encode_raw16_le, std::invalid_argument for an empty
+/// `sink` or a `row_length` of 0 with `count` > 0, and whatever `sink` throws.
+void stream_raw16_le(std::size_t count, const std::uint16_t* values, std::size_t row_length, const png_sink& sink);
+
+/// encode_r32_le's bytes handed to `sink` as stream_raw16_le hands its own.
+void stream_r32_le(std::size_t count, const float* values, std::size_t row_length, const png_sink& sink);
 
 }  // namespace landform

@@ -28,6 +28,10 @@ struct quantized8 {
 /// std::invalid_argument).
 [[nodiscard]] quantized16 quantize16(const float* values, std::size_t count);
 
+/// quantize16 into `out` (`count` samples the caller owns, e.g. a block of
+/// rows); returns the number clipped.
+std::size_t quantize16_into(const float* values, std::size_t count, std::uint16_t* out);
+
 /// As quantize16, to 0..255 (`trunc(v * 255 + 0.5)`; 0.5 -> 128).
 [[nodiscard]] quantized8 quantize8(const float* values, std::size_t count);
 

@@ -62,9 +62,9 @@ struct file_settings {
   std::vector<std::pair<std::string, std::string>> text;
   std::optional<georeference> geo;
   png_options deflate;
-  /// When set, PNG formats send their bytes here piece by piece as they are
-  /// made (output_format::write_to) instead of returning them;
-  /// other formats ignore it.
+  /// When set, the raster formats (PNG, raw, TIFF, OpenEXR) send their bytes
+  /// here piece by piece as they are made (output_format::write_to) instead
+  /// of returning them; other formats ignore it.
   png_sink stream;
 };
 
@@ -98,8 +98,9 @@ struct output_format {
   sample_type samples = sample_type::uint8;
   std::string byte_order;  ///< "big-endian", "little-endian" or "n/a"
   std::vector<std::uint8_t> (*encode)(const raster&) = nullptr;
-  /// PNG formats: `encode` as a stream (stream_png), the same bytes; null
-  /// for the formats that are written whole.
+  /// `encode` as a stream (stream_png, stream_raw16_le, stream_tiff_f32,
+  /// stream_exr...), the same bytes; null for the formats written whole
+  /// (GeoJSON, GLB).
   void (*stream)(const raster&, const png_sink&) = nullptr;
 
   /// 8, 16 or 32.
@@ -138,7 +139,7 @@ struct encoded_raster {
 /// `format`: integer formats quantise with round(v * (2^bits - 1)), clamping
 /// and counting values outside; float formats store the values as they are.
 /// `settings` gives the provenance text, placement and deflate settings, and
-/// the stream a PNG goes to (then `bytes` stays empty and `streamed` is set).
+/// the stream a raster file goes to (then `bytes` stays empty and `streamed` is set).
 /// Throws non_finite_output_error for a NaN or infinite sample.
 encoded_raster encode_unit_samples(std::vector<float> unit, int width, int height, int channels,
                                    const output_format& format, const file_settings& settings = {},

@@ -54,10 +54,10 @@ struct output_context {
   /// True once the caller asked to stop (thread-safe); long outputs poll it
   /// between blocks of rows and throw cancelled_error. Empty: never.
   std::function<bool()> stop_requested;
-  /// When set, an output whose one file is a PNG (height, normal, preview, biome,
-  /// scalar maps) sends the file's bytes here piece by piece, in file order,
-  /// as they are made, and returns encoded_file::streamed with no bytes;
-  /// other outputs ignore it. Empty: every output returns its bytes.
+  /// When set, an output whose one file is a raster (height, normal, preview,
+  /// biome, scalar maps; PNG, raw, TIFF or OpenEXR) sends the file's bytes
+  /// here piece by piece, in file order, as they are made, and returns
+  /// encoded_file::streamed with no bytes; other outputs ignore it. Empty: every output returns its bytes.
   png_sink stream;
   /// Copies the region's window out of a full-field array of `channels`
   /// interleaved values per cell.

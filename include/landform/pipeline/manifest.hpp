@@ -63,11 +63,12 @@ using stream_opener = std::function<file_stream(const std::string& file)>;
 /// With a `sink`, each file goes to it at once and its bytes are then
 /// released: the returned entries keep their descriptions (size, SHA-256)
 /// with empty `bytes`, so memory holds one encoded file at a time, not all.
-/// With `open`, an output whose one file is a PNG streams it: the file is
-/// opened at its first piece, written as the encoder makes it (never held
-/// whole), hashed on the way and finished when the output returns; its
-/// entry has `streamed` set, no bytes, and the same size and SHA-256 as the
-/// bytes would give. An output that throws drops its open file.
+/// With `open`, an output whose one file is a raster (PNG, raw, TIFF,
+/// OpenEXR) streams it: the file is opened at its first piece, written as
+/// the encoder makes it (never held whole; OpenEXR holds its compressed
+/// chunks, see stream_exr), hashed on the way and finished when the output
+/// returns; its entry has `streamed` set, no bytes, and the same size and
+/// SHA-256 as the bytes would give. An output that throws drops its open file.
 std::vector<encoded_output> encode_outputs(const pipeline& p, const build_result& result, int nthreads = 0,
                                            const std::function<bool()>& stop_requested = {},
                                            const output_timer& timed = {}, const output_sink& sink = {},
