@@ -214,8 +214,7 @@ void stream_power_model::step(double dt) {
   route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads, base);
   check_stop();
   if (m_p.routing == routing_method::mfd)
-    m_area = drainage_area_mfd(m_z, w, ht, m_cell_size, 1.1, base,
-                               m_p.channel_width > 0.0 ? m_p.hillslope_length * m_cell_size : 0.0);
+    m_area = drainage_area_mfd(m_z, w, ht, m_cell_size, 1.1, base, channel_head_area());
   else
     drainage_area_d8(m_graph, m_cell_size, m_area, m_nthreads);
   check_stop();
@@ -266,8 +265,14 @@ void stream_power_model::step(double dt) {
 double stream_power_model::incision_area(double area) const {
   const double w = m_p.channel_width;
   if (w <= 0.0) return area;
-  const double head = m_p.hillslope_length * m_cell_size;
-  return area <= head ? area * (w / m_cell_size) : area + m_p.hillslope_length * (w - m_cell_size);
+  return area <= channel_head_area() ? area * (w / m_cell_size) : area + m_p.hillslope_length * (w - m_cell_size);
+}
+
+// The drainage area (m^2) at which a hillslope becomes a channel:
+// hillslope_length of specific catchment over a cell's contour width; 0
+// without channel_width (no channel heads: per-cell area, plain MFD).
+double stream_power_model::channel_head_area() const {
+  return m_p.channel_width > 0.0 ? m_p.hillslope_length * m_cell_size : 0.0;
 }
 
 // Solves from m_start (h* = h + U dt) into m_z.

@@ -155,6 +155,8 @@ class stream_power_model {
   /// The area in K A^m S^n: the drainage area, or with channel_width its
   /// per-contour-width form (stream_power_erosion.cpp, Pelletier 2010).
   [[nodiscard]] double incision_area(double area) const;
+  /// m^2: where incision_area() and the hybrid MFD start channels; 0 without channel_width.
+  [[nodiscard]] double channel_head_area() const;
   void solve_incision(double dt);
   void check_stop() const;
   // check_stop() every 65536 calls, counting in `count`.
