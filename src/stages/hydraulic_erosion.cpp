@@ -236,6 +236,7 @@ droplet::field_view make_view(heightfield& h, hydraulic_erosion_maps* maps) {
   f.height = h.data();
   f.width = h.width();
   f.height_cells = h.height();
+  if (h.size() > 0) f.top = *std::max_element(h.values().begin(), h.values().end());
   if (maps != nullptr) {
     maps->erosion.assign(h.size(), 0.0f);
     maps->deposition.assign(h.size(), 0.0f);

@@ -243,11 +243,12 @@ TEST_CASE("hydraulic_erosion: material is accounted for", "[stages][hydraulic_er
   REQUIRE(r.deposited > 1.0);
   CHECK(r.sediment_lost >= 0.0);
   CHECK(r.sediment_lost == Approx(r.eroded - r.deposited).epsilon(1e-6));
-  // Dying droplets lay their sediment down: besides the outflow across the
-  // edge, only what would break the height bounds stays lost (about 1 %).
+  // Dying droplets lay all their sediment down: only the outflow across the
+  // edge is lost, up to float rounding (it was 1.5 % of the eroded material
+  // when the disc's bounds refused some).
   CHECK(r.sediment_outflow > 0.0);
   CHECK(r.sediment_outflow <= r.sediment_lost);
-  CHECK(r.sediment_lost - r.sediment_outflow <= 0.03 * r.eroded);
+  CHECK(r.sediment_lost - r.sediment_outflow <= 1e-5 * r.eroded);
   const double change = sum_of(h) - s0;
   INFO("sum change " << change << ", lost " << r.sediment_lost << ", eroded " << r.eroded);
   CHECK(std::abs(change + r.sediment_lost) <= 1e-4 * r.eroded);

@@ -80,8 +80,9 @@ struct hydraulic_erosion_result {
   /// Sediment that did not return to the map: `eroded - deposited`. The sum
   /// of heights changes by minus this amount, up to float32 rounding. It is
   /// the outflow below, plus what dying droplets could not lay down without
-  /// raising a cell above its neighbours or above the highest cell around
-  /// them (about 1 % of the eroded material on fBm at 1 to 6 droplets per cell).
+  /// raising a cell above the highest cell the map started from (none on
+  /// fBm at 1 to 6 droplets per cell, up to float rounding; 1.5 % of the
+  /// eroded material before dying droplets settled their last load).
   double sediment_lost = 0.0;
   /// The part of sediment_lost that droplets carried off the map's edge
   /// (and, with base level `sea`, into the sea).
@@ -144,9 +145,11 @@ hydraulic_erosion_params hydraulic_erosion_grid_params(const hydraulic_erosion_p
 /// speed^2 - dh * gravity))` and the water shrinks by `evaporate_speed`.
 /// After `max_lifetime` steps, or on flat ground, the droplet dies and lays
 /// the sediment it still carries on its disc (weights as for erosion, each
-/// cell at most up to the disc's highest cell and its own highest neighbour);
+/// cell at most up to the disc's highest cell and its own highest neighbour),
+/// and what those bounds refuse on the 4 x 4 cells around it, settled like
+/// water (lowest first, to one level, at most the map's starting maximum);
 /// a droplet whose next move would leave the map carries its sediment off
-/// the map (`sediment_outflow`).
+/// the map (`sediment_outflow`), the only material the map loses.
 ///
 /// Units: `p` is first converted to the grid with
 /// hydraulic_erosion_grid_params() (cell size from the heightfield's

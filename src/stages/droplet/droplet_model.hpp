@@ -3,6 +3,7 @@
 // work on, the totals they keep and how far a droplet can reach.
 
 #include <cstdint>
+#include <limits>
 
 #include "landform/stages/hydraulic_erosion.hpp"
 #include "stages/droplet/erosion_brush.hpp"
@@ -47,6 +48,7 @@ struct field_view {
   const std::uint8_t* sea = nullptr;  // base level "sea": nonzero = a sea cell, where droplets end
   int width = 0;
   int height_cells = 0;
+  float top = std::numeric_limits<float>::infinity();  // the highest cell the map started from
 };
 
 // Sums over droplets, in height units (and steps, droplets).
