@@ -168,34 +168,47 @@ Imf::Header exr_header(const exr_image& im) {
 // the header and the empty line offset table are written.
 void write_exr(const exr_image& im, Imf::OStream& stream, const std::function<void()>& opened = {}) {
   const std::vector<std::string> channel_names = checked_names(im);
-  const std::size_t count =
-      static_cast<std::size_t>(im.width) * static_cast<std::size_t>(im.height) * static_cast<std::size_t>(im.channels);
-  // Half samples are converted here (round to nearest even), so the file does
-  // not depend on OpenEXR's own conversion path.
-  std::vector<::half> halves;
-  if (im.half) {
-    halves.resize(count);
-    for (std::size_t k = 0; k < count; ++k) halves[k] = ::half(im.samples[k]);
-  }
   const Imf::PixelType type = im.half ? Imf::HALF : Imf::FLOAT;
   const std::size_t sample_bytes = im.half ? sizeof(::half) : sizeof(float);
   const std::size_t x_stride = sample_bytes * static_cast<std::size_t>(im.channels);
   const std::size_t y_stride = x_stride * static_cast<std::size_t>(im.width);
-  const char* base = im.half ? reinterpret_cast<const char*>(halves.data()) : reinterpret_cast<const char*>(im.samples);
+  // The frame buffer of rows [first, ...) whose sample (x, y) is at
+  // `rows` + (y - first) * y_stride + x * x_stride.
+  const auto frame_at = [&](const char* rows, int first) {
+    Imf::FrameBuffer frame;
+    const char* base = rows - static_cast<std::ptrdiff_t>(y_stride) * first;
+    for (int c = 0; c < im.channels; ++c) {
+      const auto k = static_cast<std::size_t>(c);
+      frame.insert(channel_names[k], Imf::Slice(type, const_cast<char*>(base + sample_bytes * k), x_stride, y_stride));
+    }
+    return frame;
+  };
   try {
     Imf::Header header = exr_header(im);
     // Channels are stored in name order; the frame buffer maps each name to its
     // interleaved position.
-    Imf::FrameBuffer frame;
-    for (int c = 0; c < im.channels; ++c) {
-      const auto k = static_cast<std::size_t>(c);
-      header.channels().insert(channel_names[k], Imf::Channel(type));
-      frame.insert(channel_names[k], Imf::Slice(type, const_cast<char*>(base + sample_bytes * k), x_stride, y_stride));
-    }
+    for (int c = 0; c < im.channels; ++c)
+      header.channels().insert(channel_names[static_cast<std::size_t>(c)], Imf::Channel(type));
     Imf::OutputFile file(stream, header, 0);  // no worker threads: the bytes never depend on them
     if (opened) opened();
-    file.setFrameBuffer(frame);
-    file.writePixels(im.height);
+    if (!im.half) {
+      file.setFrameBuffer(frame_at(reinterpret_cast<const char*>(im.samples), 0));
+      file.writePixels(im.height);
+      return;
+    }
+    // Half samples are converted here (round to nearest even), so the file
+    // does not depend on OpenEXR's own conversion path; a block of rows at a
+    // time, so the half image is never held whole (the chunks are the same).
+    constexpr int k_block = 256;
+    const std::size_t row_samples = static_cast<std::size_t>(im.width) * static_cast<std::size_t>(im.channels);
+    std::vector<::half> halves(row_samples * static_cast<std::size_t>(std::min(k_block, std::max(1, im.height))));
+    for (int first = 0; first < im.height; first += k_block) {
+      const int rows = std::min(k_block, im.height - first);
+      const float* src = im.samples + static_cast<std::size_t>(first) * row_samples;
+      for (std::size_t k = 0; k < static_cast<std::size_t>(rows) * row_samples; ++k) halves[k] = ::half(src[k]);
+      file.setFrameBuffer(frame_at(reinterpret_cast<const char*>(halves.data()), first));
+      file.writePixels(rows);
+    }
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {

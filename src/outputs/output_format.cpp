@@ -55,7 +55,7 @@ std::vector<std::uint8_t> raw16(const raster& r) {
 }
 
 std::vector<std::uint8_t> raw32(const raster& r) {
-  return encode_r32_le(r.f32.size(), r.f32.data());
+  return encode_r32_le(r.floats().size(), r.floats().data());
 }
 
 std::size_t row_samples(const raster& r) {
@@ -76,7 +76,7 @@ void raw16_stream(const raster& r, const png_sink& sink) {
 }
 
 void raw32_stream(const raster& r, const png_sink& sink) {
-  stream_r32_le(r.f32.size(), r.f32.data(), row_samples(r), sink);
+  stream_r32_le(r.floats().size(), r.floats().data(), row_samples(r), sink);
 }
 
 std::vector<std::uint8_t> tiff16(const raster& r) {
@@ -84,7 +84,7 @@ std::vector<std::uint8_t> tiff16(const raster& r) {
 }
 
 std::vector<std::uint8_t> tiff32(const raster& r) {
-  return encode_tiff_f32(r.width, r.height, r.channels, r.f32.data(), r.text, r.geo ? &*r.geo : nullptr);
+  return encode_tiff_f32(r.width, r.height, r.channels, r.floats().data(), r.text, r.geo ? &*r.geo : nullptr);
 }
 
 void tiff16_stream(const raster& r, const png_sink& sink) {
@@ -96,23 +96,27 @@ void tiff16_stream(const raster& r, const png_sink& sink) {
 }
 
 void tiff32_stream(const raster& r, const png_sink& sink) {
-  stream_tiff_f32(r.width, r.height, r.channels, r.f32.data(), sink, r.text, r.geo ? &*r.geo : nullptr);
+  stream_tiff_f32(r.width, r.height, r.channels, r.floats().data(), sink, r.text, r.geo ? &*r.geo : nullptr);
 }
 
 std::vector<std::uint8_t> exr32(const raster& r) {
-  return encode_exr(r.width, r.height, r.channels, r.f32.data(), false, r.channel_names, r.text, r.deflate.compression);
+  return encode_exr(r.width, r.height, r.channels, r.floats().data(), false, r.channel_names, r.text,
+                    r.deflate.compression);
 }
 
 std::vector<std::uint8_t> exr16(const raster& r) {
-  return encode_exr(r.width, r.height, r.channels, r.f32.data(), true, r.channel_names, r.text, r.deflate.compression);
+  return encode_exr(r.width, r.height, r.channels, r.floats().data(), true, r.channel_names, r.text,
+                    r.deflate.compression);
 }
 
 void exr32_stream(const raster& r, const png_sink& sink) {
-  stream_exr(r.width, r.height, r.channels, r.f32.data(), false, sink, r.channel_names, r.text, r.deflate.compression);
+  stream_exr(r.width, r.height, r.channels, r.floats().data(), false, sink, r.channel_names, r.text,
+             r.deflate.compression);
 }
 
 void exr16_stream(const raster& r, const png_sink& sink) {
-  stream_exr(r.width, r.height, r.channels, r.f32.data(), true, sink, r.channel_names, r.text, r.deflate.compression);
+  stream_exr(r.width, r.height, r.channels, r.floats().data(), true, sink, r.channel_names, r.text,
+             r.deflate.compression);
 }
 
 // Formats whose bytes the output kind prepares (GeoJSON text, a glTF
@@ -172,7 +176,7 @@ std::size_t samples_of(const raster& r, sample_type t) {
     case sample_type::uint16:
       return r.u16.size();
     default:
-      return r.f32.size();
+      return r.floats().size();
   }
 }
 
@@ -247,9 +251,11 @@ const output_format& find_output_format(const std::string& name) {
   throw std::out_of_range("unknown output format '" + name + "'");
 }
 
-encoded_raster encode_unit_samples(std::vector<float> unit, int width, int height, int channels,
-                                   const output_format& format, const file_settings& settings,
-                                   std::vector<std::string> channel_names) {
+namespace {
+
+// The raster's geometry and file settings, without samples.
+raster raster_for(int width, int height, int channels, const file_settings& settings,
+                  std::vector<std::string> channel_names) {
   raster r;
   r.width = width;
   r.height = height;
@@ -258,14 +264,48 @@ encoded_raster encode_unit_samples(std::vector<float> unit, int width, int heigh
   r.channel_names = std::move(channel_names);
   r.geo = settings.geo;
   r.deflate = settings.deflate;
-  // Every output passes here: a NaN or infinity (a derived map overflowing
-  // float32) must not be written as a silent black or garbage pixel.
-  if (const auto bad =
-          static_cast<std::size_t>(std::count_if(unit.begin(), unit.end(), [](float v) { return !std::isfinite(v); }));
+  return r;
+}
+
+// Every output passes here: a NaN or infinity (a derived map overflowing
+// float32) must not be written as a silent black or garbage pixel.
+void require_finite(std::span<const float> samples) {
+  if (const auto bad = static_cast<std::size_t>(
+          std::count_if(samples.begin(), samples.end(), [](float v) { return !std::isfinite(v); }));
       bad > 0) {
-    throw non_finite_output_error(std::to_string(bad) + " of " + std::to_string(unit.size()) +
+    throw non_finite_output_error(std::to_string(bad) + " of " + std::to_string(samples.size()) +
                                   " samples are not finite (NaN or infinity)");
   }
+}
+
+encoded_raster written(const raster& r, const output_format& format, const file_settings& settings,
+                       encoded_raster out) {
+  if (format.write_to(r, settings.stream)) {
+    out.streamed = true;
+  } else {
+    out.bytes = format.write(r);
+  }
+  return out;
+}
+
+}  // namespace
+
+encoded_raster encode_float_samples(std::span<const float> samples, int width, int height, int channels,
+                                    const output_format& format, const file_settings& settings,
+                                    std::vector<std::string> channel_names) {
+  if (!format.is_float())
+    throw std::invalid_argument("encode_float_samples: " + format.name + " is not a float format");
+  raster r = raster_for(width, height, channels, settings, std::move(channel_names));
+  require_finite(samples);
+  r.f32_view = samples;
+  return written(r, format, settings, {});
+}
+
+encoded_raster encode_unit_samples(std::vector<float> unit, int width, int height, int channels,
+                                   const output_format& format, const file_settings& settings,
+                                   std::vector<std::string> channel_names) {
+  raster r = raster_for(width, height, channels, settings, std::move(channel_names));
+  require_finite(unit);
   encoded_raster out;
   if (format.is_float()) {
     r.f32 = std::move(unit);  // float formats take the samples as they are
@@ -287,12 +327,7 @@ encoded_raster encode_unit_samples(std::vector<float> unit, int width, int heigh
     out.clipped = q.clipped;
     r.u16 = std::move(q.values);
   }
-  if (format.write_to(r, settings.stream)) {
-    out.streamed = true;
-  } else {
-    out.bytes = format.write(r);
-  }
-  return out;
+  return written(r, format, settings, out);
 }
 
 }  // namespace landform

@@ -22,7 +22,7 @@ std::vector<float> output_context::window(const std::vector<float>& full, int ch
 }
 
 std::vector<float> output_context::take_window(std::vector<float>&& full, int channels) const {
-  if (x0 == 0 && y0 == 0 && width == field.width() && height == field.height()) return std::move(full);
+  if (whole_field()) return std::move(full);
   std::vector<float> out = window(full, channels);
   std::vector<float>().swap(full);
   return out;
@@ -79,26 +79,47 @@ std::string number_text(double v) {
   return s.str();
 }
 
-}  // namespace
-
-encoded_file encode_scalar(std::vector<float> values, int width, int height, const std::string& format, double lo,
-                           double hi, const std::string& meaning, const file_settings& settings) {
-  encoded_file out;
+// The scalar format `format`, or std::invalid_argument.
+const output_format& scalar_format(const std::string& format) {
   const output_format& f = find_output_format(format);
   if (!f.takes_channels(1))
     throw std::invalid_argument("encode_scalar: format '" + format + "' is not a scalar format");
+  return f;
+}
+
+// A scalar map in a float format: its file and manifest text.
+encoded_file float_file(encoded_raster e, const output_format& f, const std::string& meaning) {
+  encoded_file out;
+  out.bytes = std::move(e.bytes);
+  out.streamed = e.streamed;
   // ostringstream rather than operator+: GCC 12 warns falsely (-Wrestrict,
   // PR105329) on some string concatenations.
   std::ostringstream encoding;
-  if (f.is_float()) {
-    encoded_raster e = encode_unit_samples(std::move(values), width, height, 1, f, settings);
-    out.bytes = std::move(e.bytes);
-    out.streamed = e.streamed;
-    encoding << f.summary << ", " << meaning
-             << (f.samples == sample_type::float16 ? ", rounded to the nearest half" : ", unquantised");
-    out.encoding = encoding.str();
-    return out;
+  encoding << f.summary << ", " << meaning
+           << (f.samples == sample_type::float16 ? ", rounded to the nearest half" : ", unquantised");
+  out.encoding = encoding.str();
+  return out;
+}
+
+}  // namespace
+
+encoded_file encode_scalar(std::span<const float> values, int width, int height, const std::string& format, double lo,
+                           double hi, const std::string& meaning, const file_settings& settings) {
+  const output_format& f = scalar_format(format);
+  if (!f.is_float()) {
+    return encode_scalar(std::vector<float>(values.begin(), values.end()), width, height, format, lo, hi, meaning,
+                         settings);
   }
+  return float_file(encode_float_samples(values, width, height, 1, f, settings), f, meaning);
+}
+
+encoded_file encode_scalar(std::vector<float> values, int width, int height, const std::string& format, double lo,
+                           double hi, const std::string& meaning, const file_settings& settings) {
+  const output_format& f = scalar_format(format);
+  if (f.is_float())
+    return float_file(encode_unit_samples(std::move(values), width, height, 1, f, settings), f, meaning);
+  encoded_file out;
+  std::ostringstream encoding;
   // Map [lo, hi] to [0, 1] in place; an empty range (flat map) maps
   // everything to 0; NaN stays NaN.
   const double span = hi - lo;

@@ -306,6 +306,33 @@ TEST_CASE("exr heights read back by OpenEXR's reader: float exactly, exr16 to ha
   CHECK(worst <= 1.0 / 4096 + 1e-9);  // half has 11 significant bits: <= 2^-12 relative to 1
 }
 
+TEST_CASE("exr16 converts a block of rows at a time: every sample of a tall RGB image is its nearest half",
+          "[formats][exr]") {
+  // 600 rows: two whole 256-row conversion blocks and a partial one.
+  constexpr int w = 5, h = 600;
+  std::vector<float> rgb(static_cast<std::size_t>(w) * h * 3);
+  for (std::size_t k = 0; k < rgb.size(); ++k) rgb[k] = static_cast<float>(std::sin(0.37 * static_cast<double>(k)));
+  const temp_dir dir;
+  const exr_image e = read_exr(dir.write("tall.exr", encode_exr(w, h, 3, rgb.data(), true, {}, {})));
+  REQUIRE(e.height == h);
+  std::size_t nearest = 0;
+  for (int c = 0; c < 3; ++c) {
+    const auto& v = e.data.at(std::string(1, "RGB"[c]));
+    for (std::size_t p = 0; p < v.size(); ++p) nearest += v[p] == static_cast<float>(Imath::half(rgb[3 * p + c]));
+  }
+  CHECK(nearest == rgb.size());
+}
+
+TEST_CASE("encode_float_samples writes borrowed samples as encode_unit_samples does; float formats only", "[formats]") {
+  const std::vector<float> h = heights();
+  for (const char* name : {"r32", "tiff32", "exr", "exr16"}) {
+    const output_format& f = find_output_format(name);
+    INFO(name);
+    CHECK(encode_float_samples(h, k_w, k_h, 1, f).bytes == encode_unit_samples(h, k_w, k_h, 1, f).bytes);
+  }
+  CHECK_THROWS_AS(encode_float_samples(h, k_w, k_h, 1, find_output_format("png16")), std::invalid_argument);
+}
+
 TEST_CASE("exr normal map equals the rgb16 one to 16-bit rounding", "[formats][exr]") {
   const temp_dir dir;
   const exr_image e = read_exr(dir.write("n.exr", file("normal.exr")));

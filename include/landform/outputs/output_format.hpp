@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -36,6 +37,10 @@ struct raster {
   std::vector<std::uint8_t> u8;
   std::vector<std::uint16_t> u16;
   std::vector<float> f32;
+  /// Instead of `f32` (left empty): float samples borrowed from the caller,
+  /// which outlive the encoding (a whole-region height map written as it is,
+  /// without a copy of the map). Encoders read floats().
+  std::span<const float> f32_view;
   /// Instead of `u8` or `u16` (left empty): the samples a chunk of rows at a
   /// time (see encode_png_rows), so a PNG is encoded without the image ever
   /// held whole; other formats take all rows at once.
@@ -53,6 +58,9 @@ struct raster {
   /// threads); OpenEXR formats take their ZIP level from `compression`;
   /// other formats ignore them. The bytes never depend on `nthreads`.
   png_options deflate;
+
+  /// The float samples: `f32`, or `f32_view` when `f32` is empty.
+  [[nodiscard]] std::span<const float> floats() const { return f32.empty() ? f32_view : std::span<const float>(f32); }
 };
 
 /// How a file is written besides its samples: provenance text, placement and
@@ -144,5 +152,12 @@ struct encoded_raster {
 encoded_raster encode_unit_samples(std::vector<float> unit, int width, int height, int channels,
                                    const output_format& format, const file_settings& settings = {},
                                    std::vector<std::string> channel_names = {});
+
+/// encode_unit_samples for a float format (r32, tiff32, exr, exr16) from
+/// samples the caller keeps (no copy). Throws std::invalid_argument for any
+/// other format, non_finite_output_error for a NaN or infinite sample.
+encoded_raster encode_float_samples(std::span<const float> samples, int width, int height, int channels,
+                                    const output_format& format, const file_settings& settings = {},
+                                    std::vector<std::string> channel_names = {});
 
 }  // namespace landform

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,11 @@ struct output_context {
   /// whole field (no copy), else copied and `full` released, so the full
   /// array and its window do not outlive each other.
   [[nodiscard]] std::vector<float> take_window(std::vector<float>&& full, int channels = 1) const;
+  /// True when the region's window is the whole field (outputs can then
+  /// read full-field arrays in place).
+  [[nodiscard]] bool whole_field() const {
+    return x0 == 0 && y0 == 0 && width == field.width() && height == field.height();
+  }
   /// The region's placement: world coordinates of its first cell, cell size.
   [[nodiscard]] georeference placement() const;
   /// What every file of this output is written with: png_text, placement(),
@@ -231,6 +237,11 @@ const output_kind& layer_output_kind();
 /// provenance text, placement and deflate settings, and the stream a PNG
 /// goes to (encoded_file::streamed).
 encoded_file encode_scalar(std::vector<float> values, int width, int height, const std::string& format, double lo,
+                           double hi, const std::string& meaning, const file_settings& settings = {});
+
+/// encode_scalar of values the caller keeps: float formats read them in
+/// place (no copy of the map), integer formats quantise a copy.
+encoded_file encode_scalar(std::span<const float> values, int width, int height, const std::string& format, double lo,
                            double hi, const std::string& meaning, const file_settings& settings = {});
 
 }  // namespace landform
