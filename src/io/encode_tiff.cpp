@@ -125,6 +125,8 @@ struct tiff_image {
   const std::vector<std::pair<std::string, std::string>>& text;
   const georeference* geo = nullptr;
   const char* what = "";
+  // Instead of `samples` (16-bit only): the rows a block at a time.
+  const png_row_source<std::uint16_t>* u16_rows = nullptr;
 
   [[nodiscard]] std::size_t row_bytes() const {
     return static_cast<std::size_t>(width) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(bits / 8);
@@ -139,7 +141,8 @@ void check(const tiff_image& im) {
     throw std::invalid_argument(std::string(im.what) + ": image size must be positive, got " +
                                 std::to_string(im.width) + " x " + std::to_string(im.height));
   }
-  if (im.samples == nullptr) throw std::invalid_argument(std::string(im.what) + ": null pixel data");
+  if (im.samples == nullptr && (im.u16_rows == nullptr || !*im.u16_rows))
+    throw std::invalid_argument(std::string(im.what) + ": null pixel data");
   if (im.channels != 1 && im.channels != 3 && im.channels != 4) {
     throw std::invalid_argument(std::string(im.what) + ": 1, 3 or 4 channels, got " + std::to_string(im.channels));
   }
@@ -202,9 +205,21 @@ bool write_tiff(const tiff_image& im, const tiff_client& io, std::string& messag
   // when no compression or byte swapping is needed (little-endian host).
   static_assert(std::endian::native == std::endian::little, "TIFF writer assumes a little-endian host");
   const auto* bytes = static_cast<const std::uint8_t*>(im.samples);
+  // From a row source: a block of rows at a time into `block`.
+  std::vector<std::uint16_t> block;
+  const int block_rows = im.u16_rows != nullptr ? png_chunk_rows(im.row_bytes()) : 0;
   for (int y = 0; ok && y < im.height; ++y) {
-    ok = TIFFWriteScanline(tif, const_cast<std::uint8_t*>(bytes + static_cast<std::size_t>(y) * im.row_bytes()),
-                           static_cast<std::uint32_t>(y), 0) == 1;
+    const std::uint8_t* row = bytes + static_cast<std::size_t>(y) * im.row_bytes();
+    if (block_rows > 0) {
+      const int first = y - y % block_rows;
+      if (y == first) {
+        const int last = std::min(im.height, first + block_rows);
+        block.resize(im.row_bytes() / 2 * static_cast<std::size_t>(last - first));
+        (*im.u16_rows)(first, last, block.data());
+      }
+      row = reinterpret_cast<const std::uint8_t*>(block.data()) + static_cast<std::size_t>(y - first) * im.row_bytes();
+    }
+    ok = TIFFWriteScanline(tif, const_cast<std::uint8_t*>(row), static_cast<std::uint32_t>(y), 0) == 1;
   }
   ok = ok && TIFFWriteDirectory(tif) == 1;
   TIFFClose(tif);
@@ -358,6 +373,14 @@ std::vector<std::uint8_t> encode_tiff_f32(int width, int height, int channels, c
 void stream_tiff_u16(int width, int height, int channels, const std::uint16_t* samples, const png_sink& sink,
                      const std::vector<std::pair<std::string, std::string>>& text, const georeference* geo) {
   stream_tiff({width, height, channels, samples, 16, SAMPLEFORMAT_UINT, text, geo, "stream_tiff_u16"}, sink);
+}
+
+void stream_tiff_u16_rows(int width, int height, int channels, const png_row_source<std::uint16_t>& rows,
+                          const png_sink& sink, const std::vector<std::pair<std::string, std::string>>& text,
+                          const georeference* geo) {
+  tiff_image im{width, height, channels, nullptr, 16, SAMPLEFORMAT_UINT, text, geo, "stream_tiff_u16"};
+  im.u16_rows = &rows;
+  stream_tiff(im, sink);
 }
 
 void stream_tiff_f32(int width, int height, int channels, const float* samples, const png_sink& sink,

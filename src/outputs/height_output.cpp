@@ -16,8 +16,8 @@ int no_halo(const height_output_options&, double) {
 }
 
 encoded_file encode_height(const height_output_options&, const std::string& format, const output_context& ctx) {
-  // The whole field in a float format is written from the heights in place:
-  // a copy would add the map's size to the build's peak memory.
+  // The whole field is written from the heights in place (lo 0, hi 1 need no
+  // mapping): a copy would add the map's size to the build's peak memory.
   if (ctx.whole_field()) {
     return encode_scalar(std::span<const float>(ctx.field.values()), ctx.width, ctx.height, format, 0.0, 1.0, "height",
                          ctx.write_settings());

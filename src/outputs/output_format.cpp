@@ -91,8 +91,7 @@ void tiff16_stream(const raster& r, const png_sink& sink) {
   if (!r.u16.empty() || !r.u16_rows) {
     return stream_tiff_u16(r.width, r.height, r.channels, r.u16.data(), sink, r.text, r.geo ? &*r.geo : nullptr);
   }
-  const std::vector<std::uint16_t> whole = all_rows(r, r.u16_rows);  // libtiff takes the image whole
-  stream_tiff_u16(r.width, r.height, r.channels, whole.data(), sink, r.text, r.geo ? &*r.geo : nullptr);
+  stream_tiff_u16_rows(r.width, r.height, r.channels, r.u16_rows, sink, r.text, r.geo ? &*r.geo : nullptr);
 }
 
 void tiff32_stream(const raster& r, const png_sink& sink) {
@@ -200,7 +199,7 @@ bool checked_rows(const output_format& f, const raster& r) {
 }
 
 // quantize16's clipped count of `unit`, without its samples.
-std::size_t clipped16(const std::vector<float>& unit) {
+std::size_t clipped16(std::span<const float> unit) {
   std::vector<std::uint16_t> scratch(std::min<std::size_t>(unit.size(), std::size_t{1} << 14));
   std::size_t clipped = 0;
   for (std::size_t first = 0; first < unit.size(); first += scratch.size()) {
@@ -290,25 +289,14 @@ encoded_raster written(const raster& r, const output_format& format, const file_
 
 }  // namespace
 
-encoded_raster encode_float_samples(std::span<const float> samples, int width, int height, int channels,
-                                    const output_format& format, const file_settings& settings,
-                                    std::vector<std::string> channel_names) {
-  if (!format.is_float())
-    throw std::invalid_argument("encode_float_samples: " + format.name + " is not a float format");
-  raster r = raster_for(width, height, channels, settings, std::move(channel_names));
-  require_finite(samples);
-  r.f32_view = samples;
-  return written(r, format, settings, {});
-}
-
-encoded_raster encode_unit_samples(std::vector<float> unit, int width, int height, int channels,
-                                   const output_format& format, const file_settings& settings,
-                                   std::vector<std::string> channel_names) {
+encoded_raster encode_samples_in_place(std::span<const float> unit, int width, int height, int channels,
+                                       const output_format& format, const file_settings& settings,
+                                       std::vector<std::string> channel_names) {
   raster r = raster_for(width, height, channels, settings, std::move(channel_names));
   require_finite(unit);
   encoded_raster out;
   if (format.is_float()) {
-    r.f32 = std::move(unit);  // float formats take the samples as they are
+    r.f32_view = unit;  // float formats take the samples as they are
   } else if (format.samples == sample_type::uint8) {
     quantized8 q = quantize8(unit.data(), unit.size());
     out.clipped = q.clipped;
@@ -318,7 +306,7 @@ encoded_raster encode_unit_samples(std::vector<float> unit, int width, int heigh
     // the 16-bit samples are not held whole beside `unit`.
     out.clipped = clipped16(unit);
     const std::size_t row = static_cast<std::size_t>(width) * static_cast<std::size_t>(channels);
-    r.u16_rows = [&unit, row](int first, int last, std::uint16_t* rows) {
+    r.u16_rows = [unit, row](int first, int last, std::uint16_t* rows) {
       (void)quantize16_into(unit.data() + static_cast<std::size_t>(first) * row,
                             static_cast<std::size_t>(last - first) * row, rows);
     };
@@ -328,6 +316,12 @@ encoded_raster encode_unit_samples(std::vector<float> unit, int width, int heigh
     r.u16 = std::move(q.values);
   }
   return written(r, format, settings, out);
+}
+
+encoded_raster encode_unit_samples(std::vector<float> unit, int width, int height, int channels,
+                                   const output_format& format, const file_settings& settings,
+                                   std::vector<std::string> channel_names) {
+  return encode_samples_in_place(unit, width, height, channels, format, settings, std::move(channel_names));
 }
 
 }  // namespace landform

@@ -101,41 +101,47 @@ encoded_file float_file(encoded_raster e, const output_format& f, const std::str
   return out;
 }
 
-}  // namespace
-
-encoded_file encode_scalar(std::span<const float> values, int width, int height, const std::string& format, double lo,
-                           double hi, const std::string& meaning, const file_settings& settings) {
-  const output_format& f = scalar_format(format);
-  if (!f.is_float()) {
-    return encode_scalar(std::vector<float>(values.begin(), values.end()), width, height, format, lo, hi, meaning,
-                         settings);
-  }
-  return float_file(encode_float_samples(values, width, height, 1, f, settings), f, meaning);
-}
-
-encoded_file encode_scalar(std::vector<float> values, int width, int height, const std::string& format, double lo,
-                           double hi, const std::string& meaning, const file_settings& settings) {
-  const output_format& f = scalar_format(format);
-  if (f.is_float())
-    return float_file(encode_unit_samples(std::move(values), width, height, 1, f, settings), f, meaning);
+// A scalar map quantised from [lo, hi]: its file and manifest text.
+encoded_file quantised_file(encoded_raster q, const output_format& f, const std::string& meaning, double lo,
+                            double hi) {
   encoded_file out;
-  std::ostringstream encoding;
-  // Map [lo, hi] to [0, 1] in place; an empty range (flat map) maps
-  // everything to 0; NaN stays NaN.
-  const double span = hi - lo;
-  for (float& v : values) {
-    if (!std::isnan(v)) v = span > 0.0 ? static_cast<float>((v - lo) / span) : 0.0f;
-  }
-  encoded_raster q = encode_unit_samples(std::move(values), width, height, 1, f, settings);
   out.clipped = q.clipped;
   out.bytes = std::move(q.bytes);
   out.streamed = q.streamed;
+  std::ostringstream encoding;
   encoding << f.summary << ", value = round((" << meaning << " - lo) / (hi - lo) * " << ((1 << f.bit_depth()) - 1)
            << ")";
   encoding << ", lo = " << number_text(lo) << ", hi = " << number_text(hi);
   out.encoding = encoding.str();
   out.extra["value_range"] = {lo, hi};
   return out;
+}
+
+}  // namespace
+
+encoded_file encode_scalar(std::span<const float> values, int width, int height, const std::string& format, double lo,
+                           double hi, const std::string& meaning, const file_settings& settings) {
+  const output_format& f = scalar_format(format);
+  if (f.is_float()) return float_file(encode_samples_in_place(values, width, height, 1, f, settings), f, meaning);
+  // [0, 1] maps to itself bit for bit ((v - 0.0) / 1.0 in double is v).
+  if (lo == 0.0 && hi == 1.0) {
+    return quantised_file(encode_samples_in_place(values, width, height, 1, f, settings), f, meaning, lo, hi);
+  }
+  return encode_scalar(std::vector<float>(values.begin(), values.end()), width, height, format, lo, hi, meaning,
+                       settings);
+}
+
+encoded_file encode_scalar(std::vector<float> values, int width, int height, const std::string& format, double lo,
+                           double hi, const std::string& meaning, const file_settings& settings) {
+  const output_format& f = scalar_format(format);
+  if (f.is_float()) return float_file(encode_samples_in_place(values, width, height, 1, f, settings), f, meaning);
+  // Map [lo, hi] to [0, 1] in place; an empty range (flat map) maps
+  // everything to 0; NaN stays NaN.
+  const double span = hi - lo;
+  for (float& v : values) {
+    if (!std::isnan(v)) v = span > 0.0 ? static_cast<float>((v - lo) / span) : 0.0f;
+  }
+  return quantised_file(encode_samples_in_place(values, width, height, 1, f, settings), f, meaning, lo, hi);
 }
 
 namespace {

@@ -323,14 +323,18 @@ TEST_CASE("exr16 converts a block of rows at a time: every sample of a tall RGB 
   CHECK(nearest == rgb.size());
 }
 
-TEST_CASE("encode_float_samples writes borrowed samples as encode_unit_samples does; float formats only", "[formats]") {
-  const std::vector<float> h = heights();
-  for (const char* name : {"r32", "tiff32", "exr", "exr16"}) {
+TEST_CASE("encode_samples_in_place writes borrowed samples as encode_unit_samples does", "[formats]") {
+  std::vector<float> h = heights();
+  h[3] = 1.5f;  // clipped in integer formats
+  for (const char* name : {"r32", "tiff32", "exr", "exr16", "png8", "png16", "raw16", "tiff16"}) {
     const output_format& f = find_output_format(name);
     INFO(name);
-    CHECK(encode_float_samples(h, k_w, k_h, 1, f).bytes == encode_unit_samples(h, k_w, k_h, 1, f).bytes);
+    const encoded_raster copied = encode_unit_samples(h, k_w, k_h, 1, f);
+    const encoded_raster borrowed = encode_samples_in_place(h, k_w, k_h, 1, f);
+    CHECK(borrowed.bytes == copied.bytes);
+    CHECK(borrowed.clipped == copied.clipped);
+    CHECK(copied.clipped == (f.is_float() ? 0U : 1U));
   }
-  CHECK_THROWS_AS(encode_float_samples(h, k_w, k_h, 1, find_output_format("png16")), std::invalid_argument);
 }
 
 TEST_CASE("exr normal map equals the rgb16 one to 16-bit rounding", "[formats][exr]") {

@@ -105,6 +105,12 @@ void stream_tiff_u16(int width, int height, int channels, const std::uint16_t* s
                      const std::vector<std::pair<std::string, std::string>>& text = {},
                      const georeference* geo = nullptr);
 
+/// As stream_tiff_u16 with the samples from `rows`, asked for a block of
+/// rows at a time in order (about 256 KiB), so the image is never held whole.
+void stream_tiff_u16_rows(int width, int height, int channels, const png_row_source<std::uint16_t>& rows,
+                          const png_sink& sink, const std::vector<std::pair<std::string, std::string>>& text = {},
+                          const georeference* geo = nullptr);
+
 /// As stream_tiff_u16 with encode_tiff_f32's float32 samples.
 void stream_tiff_f32(int width, int height, int channels, const float* samples, const png_sink& sink,
                      const std::vector<std::pair<std::string, std::string>>& text = {},

@@ -153,11 +153,11 @@ encoded_raster encode_unit_samples(std::vector<float> unit, int width, int heigh
                                    const output_format& format, const file_settings& settings = {},
                                    std::vector<std::string> channel_names = {});
 
-/// encode_unit_samples for a float format (r32, tiff32, exr, exr16) from
-/// samples the caller keeps (no copy). Throws std::invalid_argument for any
-/// other format, non_finite_output_error for a NaN or infinite sample.
-encoded_raster encode_float_samples(std::span<const float> samples, int width, int height, int channels,
-                                    const output_format& format, const file_settings& settings = {},
-                                    std::vector<std::string> channel_names = {});
+/// encode_unit_samples of samples the caller keeps until it returns: float
+/// formats (r32, tiff32, exr, exr16) and streamed 16-bit formats read them in
+/// place, so the map is never copied; other formats quantise from them.
+encoded_raster encode_samples_in_place(std::span<const float> unit, int width, int height, int channels,
+                                       const output_format& format, const file_settings& settings = {},
+                                       std::vector<std::string> channel_names = {});
 
 }  // namespace landform

@@ -239,8 +239,9 @@ const output_kind& layer_output_kind();
 encoded_file encode_scalar(std::vector<float> values, int width, int height, const std::string& format, double lo,
                            double hi, const std::string& meaning, const file_settings& settings = {});
 
-/// encode_scalar of values the caller keeps: float formats read them in
-/// place (no copy of the map), integer formats quantise a copy.
+/// encode_scalar of values the caller keeps: float formats, and integer
+/// formats when [lo, hi] is [0, 1], read them in place (no copy of the map);
+/// other ranges map a copy.
 encoded_file encode_scalar(std::span<const float> values, int width, int height, const std::string& format, double lo,
                            double hi, const std::string& meaning, const file_settings& settings = {});
 
