@@ -324,7 +324,8 @@ hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic
 namespace {
 
 // The sediment budget in m^3 (height units x height_scale x cell area), for
-// the manifest: eroded = deposited + outflow + undeposited.
+// the manifest: eroded = deposited + outflow + undeposited, exactly (the
+// undeposited part is what the droplets' float32 loads lost to rounding).
 void report_budget(const hydraulic_erosion_result& r, const heightfield& h, const stage_context& ctx) {
   const double cell = h.placement().cell_size;
   const double m3 = ctx.height_scale * cell * cell;
@@ -332,7 +333,7 @@ void report_budget(const hydraulic_erosion_result& r, const heightfield& h, cons
   ctx.report("eroded_m3", r.eroded * m3);
   ctx.report("deposited_m3", r.deposited * m3);
   ctx.report("outflow_m3", r.sediment_outflow * m3);
-  ctx.report("undeposited_m3", (r.sediment_lost - r.sediment_outflow) * m3);
+  ctx.report("undeposited_m3", (r.eroded - r.deposited - r.sediment_outflow) * m3);
 }
 
 void add_result(hydraulic_erosion_result& sum, const hydraulic_erosion_result& r) {

@@ -33,8 +33,6 @@ inline void store4(float* p, float4 v) {
 // Eight floats: one AVX operation where available, two SSE ones otherwise.
 // (Only ever a local variable: passing it to functions would depend on AVX.)
 using float8 = float __attribute__((vector_size(32)));
-using int8x = std::int32_t __attribute__((vector_size(32)));  // a float8 comparison's lane masks
-using int4x = std::int32_t __attribute__((vector_size(16)));  // a float4 comparison's lane masks
 
 // apply_brush inside the map: whole padded rows of `width` cells (a multiple
 // of 4), 8 cells per operation and a 4-cell tail, the same min/max as
@@ -48,10 +46,10 @@ template <bool k_maps>
   const float8 f8 = {floor, floor, floor, floor, floor, floor, floor, floor};
   const float8 zero8 = {};
   const float4 a4 = {amount, amount, amount, amount}, f4 = {floor, floor, floor, floor}, zero4 = {};
+  // What the cells gave, as (before - after): with large heights a share
+  // can round away, and the droplet must carry only what the map lost.
   float8 taken8 = zero8;
   float4 taken4 = zero4;
-  int8x limited8 = {};  // lanes where some cell had less room than its share
-  int4x limited4 = {};
   for (int row = 0; row < side; ++row) {
     float* dst = first + row * stride;
     const float* wt = stencil + row * width;
@@ -62,39 +60,31 @@ template <bool k_maps>
       std::memcpy(&cells, dst + k, sizeof cells);
       const float8 want = a8 * weights, excess = cells - f8;
       const float8 room = excess > zero8 ? excess : zero8;
-      const int8x short_of_room = room < want;
-      const float8 take = short_of_room ? room : want;
-      limited8 |= short_of_room;
-      cells -= take;
-      taken8 += take;
-      std::memcpy(dst + k, &cells, sizeof cells);
+      const float8 take = room < want ? room : want;
+      const float8 after = cells - take;
+      const float8 gave = cells - after;
+      taken8 += gave;
+      std::memcpy(dst + k, &after, sizeof after);
       if constexpr (k_maps) {
         float* out = f.erosion + (dst - f.height) + k;
         std::memcpy(&cells, out, sizeof cells);
-        cells += take;
+        cells += gave;
         std::memcpy(out, &cells, sizeof cells);
       }
     }
     if (k < width) {
-      const float4 want = a4 * load4(wt + k), excess = load4(dst + k) - f4;
+      const float4 before = load4(dst + k);
+      const float4 want = a4 * load4(wt + k), excess = before - f4;
       const float4 room = excess > zero4 ? excess : zero4;
-      const int4x short_of_room = room < want;
-      const float4 take = short_of_room ? room : want;
-      limited4 |= short_of_room;
-      store4(dst + k, load4(dst + k) - take);
-      taken4 += take;
-      if constexpr (k_maps) store4(f.erosion + (dst - f.height) + k, load4(f.erosion + (dst - f.height) + k) + take);
+      const float4 take = room < want ? room : want;
+      const float4 after = before - take;
+      const float4 gave = before - after;
+      store4(dst + k, after);
+      taken4 += gave;
+      if constexpr (k_maps) store4(f.erosion + (dst - f.height) + k, load4(f.erosion + (dst - f.height) + k) + gave);
     }
   }
-  // The disc's weights sum to 1: unlimited, the droplet takes up `amount`
-  // (the cells' float rounding is far below the accounting's tolerance).
-  // Otherwise the lanes' sum, in a fixed order whatever the CPU's vector width.
-  // (Tested as whole words: a lane-by-lane test compiled to a chain of
-  // extracts and branches on every erosion step.)
-  std::uint64_t words8[4], words4[2];
-  std::memcpy(words8, &limited8, sizeof words8);
-  std::memcpy(words4, &limited4, sizeof words4);
-  if (((words8[0] | words8[1]) | (words8[2] | words8[3]) | (words4[0] | words4[1])) == 0) return amount;
+  // The lanes' sum, in a fixed order whatever the CPU's vector width.
   float sum = 0.0f;
   for (int k = 0; k < 8; ++k) sum += taken8[k];
   for (int k = 0; k < 4; ++k) sum += taken4[k];
@@ -126,10 +116,10 @@ template <bool k_maps>
   for (int row = std::max(0, -y0); row < std::min(brush.side, ht - y0); ++row) {
     for (int col = std::max(0, -x0); col < std::min(brush.side, w - x0); ++col) {
       float& cell = f.height[(y0 + row) * stride + x0 + col];
-      const float a = std::min(amount * stencil[row * brush.width + col], std::max(0.0f, cell - floor));
-      cell -= a;
-      applied += a;
-      if constexpr (k_maps) f.erosion[(y0 + row) * stride + x0 + col] += a;
+      const float before = cell;
+      cell = before - std::min(amount * stencil[row * brush.width + col], std::max(0.0f, before - floor));
+      applied += before - cell;
+      if constexpr (k_maps) f.erosion[(y0 + row) * stride + x0 + col] += before - cell;
     }
   }
   return applied;
@@ -149,8 +139,9 @@ template <bool k_maps>
   float added[4];
   for (int k = 0; k < 4; ++k) {
     float& cell = f.height[cells[k]];
-    added[k] = std::min(shares[k], std::max(0.0f, ceiling - cell));
-    cell += added[k];
+    const float before = cell;
+    cell = before + std::min(shares[k], std::max(0.0f, ceiling - before));
+    added[k] = cell - before;
     if constexpr (k_maps) f.deposition[cells[k]] += added[k];
   }
   return (added[0] + added[1]) + (added[2] + added[3]);
@@ -200,10 +191,10 @@ template <bool k_maps>
   level = std::min(level, ceiling);
   float added = 0.0f;
   for (const std::ptrdiff_t c : cells) {
-    const float a = std::max(0.0f, level - f.height[c]);
-    f.height[c] += a;
-    added += a;
-    if constexpr (k_maps) f.deposition[c] += a;
+    const float before = f.height[c];
+    f.height[c] = before + std::max(0.0f, level - before);
+    added += f.height[c] - before;
+    if constexpr (k_maps) f.deposition[c] += f.height[c] - before;
   }
   return added;
 }
@@ -269,9 +260,10 @@ inline float deposit_disc(const field_view& f, const erosion_brush& brush, int n
       } else if (a > 0.0f && !axis_neighbour_at_least(f, cx, cy, cell + a)) {
         a = std::min(a, std::max(0.0f, highest_neighbour(f, cx, cy) - cell));
       }
-      cell += a;
-      added += a;
-      if constexpr (k_maps) f.deposition[cy * stride + cx] += a;
+      const float before = cell;
+      cell = before + a;
+      added += cell - before;
+      if constexpr (k_maps) f.deposition[cy * stride + cx] += cell - before;
     }
   }
   return added;
@@ -326,10 +318,9 @@ inline float deposit_level(const field_view& f, const erosion_brush& brush, int 
   level = std::min(level + left / static_cast<float>(k), f.top);
   float added = 0.0f;
   for (int i = 0; i < n; ++i) {
-    const float a = std::max(0.0f, level - heights[i]);
-    *cells[i] = heights[i] + a;
-    added += a;
-    if constexpr (k_maps) f.deposition[cells[i] - f.height] += a;
+    *cells[i] = heights[i] + std::max(0.0f, level - heights[i]);
+    added += *cells[i] - heights[i];
+    if constexpr (k_maps) f.deposition[cells[i] - f.height] += *cells[i] - heights[i];
   }
   return added;
 }
