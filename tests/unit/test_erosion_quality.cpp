@@ -202,9 +202,9 @@ TEST_CASE("erosion quality: no new single-cell spikes or pits on 512^2 fBm", "[e
     // Issue 9: heavy rain used to make 105 such cells (89 at the border, by
     // the fixed outer ring) and 245 beyond relief / 500. Measured now: two
     // remnant knobs, not at the border, barely above one png8 level (hilltops
-    // left standing between channels; 0 to 3 per map over 19 seeds, 15 in
-    // all, as many as before dying droplets settled their whole load), and
-    // 16 beyond relief / 500.
+    // left standing between channels; 0 to 4 per map over 12 seeds, as many
+    // as before dying droplets settled their whole load and before the disc
+    // was reflected at the edge), and 12 beyond relief / 500.
     heightfield h = input;
     hydraulic_erosion_params p = beyer_params();
     p.droplets_per_cell = 6.0;

@@ -148,8 +148,10 @@ hydraulic_erosion_params hydraulic_erosion_grid_params(const hydraulic_erosion_p
 /// cell at most up to the disc's highest cell and its own highest neighbour),
 /// and what those bounds refuse on the 4 x 4 cells around it, settled like
 /// water (lowest first, to one level, at most the map's starting maximum);
-/// a droplet whose next move would leave the map carries its sediment off
-/// the map (`sediment_outflow`), the only material the map loses.
+/// a droplet whose next move would leave the map erodes that last step
+/// toward the height continued along its gradient (no lower than its cell's
+/// lowest corner) and carries its sediment off the map (`sediment_outflow`),
+/// the only material the map loses.
 ///
 /// Units: `p` is first converted to the grid with
 /// hydraulic_erosion_grid_params() (cell size from the heightfield's
@@ -171,9 +173,11 @@ hydraulic_erosion_params hydraulic_erosion_grid_params(const hydraulic_erosion_p
 /// interpolation).
 ///
 /// Edge policy: the whole map erodes, its outermost cells included; near the
-/// edge the disc is clipped, not renormalised (concentrating it on fewer
-/// cells would dig grooves along the edge). The cut-off floor keeps channels
-/// that run off the map from deepening without bound.
+/// edge the part of the disc outside the map is reflected onto the cells
+/// mirrored about the edge (clipped, the outer rows eroded less and stood as
+/// a rim; renormalised, the disc would dig grooves along the edge). The
+/// cut-off floor keeps channels that run off the map from deepening without
+/// bound.
 ///
 /// Parameters, visually:
 /// - `droplets_per_cell` / `droplet_count`: how much rain: 0.3 to 1 etches

@@ -91,6 +91,14 @@ template <bool k_maps>
   return sum;
 }
 
+// Index i reflected into [0, n) about the map's edges (-1 -> 0, -2 -> 1,
+// n -> n - 1), clamped where the disc is wider than the map.
+inline int mirrored(int i, int n) {
+  if (i < 0) i = -1 - i;
+  if (i >= n) i = 2 * n - 1 - i;
+  return std::clamp(i, 0, n - 1);
+}
+
 // Takes up to `amount` (>= 0) from the cells of the erosion disc around a
 // droplet in cell (node_x, node_y) at offset (u, v) in that cell, and returns
 // the amount actually taken. No cell is cut below `floor`, the height the
@@ -99,8 +107,11 @@ template <bool k_maps>
 // lowest ground there was, as `floor` is an interpolation of the map), and
 // it stops a droplet from digging the pits it would then fall into. The
 // whole map erodes, its outer ring included (a fixed ring left a frame in
-// hillshades); at the map's edge the disc is clipped, not renormalised
-// (concentrating it on fewer cells would dig grooves along the edge).
+// hillshades); at the map's edge the part of the disc outside the map is
+// reflected back onto the cells mirrored about the edge, as the droplets of
+// a mirrored continuation of the map would erode them (clipped, the outer
+// cells eroded about half as much and stood as a raised rim at heavy rain;
+// renormalised, the disc would concentrate on the edge and dig grooves).
 template <bool k_maps>
 [[gnu::always_inline]] inline float apply_brush(const field_view& f, const erosion_brush& brush, int node_x, int node_y,
                                                 float u, float v, float amount, float floor) {
@@ -112,14 +123,16 @@ template <bool k_maps>
     float* first = f.height + y0 * stride + x0;
     return brush_interior<k_maps>(f, stencil, brush.side, brush.width, first, amount, floor);
   }
+  const brush_span* spans = brush.spans_at(u, v);
   float applied = 0.0f;
-  for (int row = std::max(0, -y0); row < std::min(brush.side, ht - y0); ++row) {
-    for (int col = std::max(0, -x0); col < std::min(brush.side, w - x0); ++col) {
-      float& cell = f.height[(y0 + row) * stride + x0 + col];
-      const float before = cell;
-      cell = before - std::min(amount * stencil[row * brush.width + col], std::max(0.0f, before - floor));
-      applied += before - cell;
-      if constexpr (k_maps) f.erosion[(y0 + row) * stride + x0 + col] += before - cell;
+  for (int row = 0; row < brush.side; ++row) {
+    const std::ptrdiff_t y = mirrored(y0 + row, ht);
+    for (int col = spans[row].begin; col < spans[row].end; ++col) {
+      const std::ptrdiff_t c = y * stride + mirrored(x0 + col, w);
+      const float before = f.height[c];
+      f.height[c] = before - std::min(amount * stencil[row * brush.width + col], std::max(0.0f, before - floor));
+      applied += before - f.height[c];
+      if constexpr (k_maps) f.erosion[c] += before - f.height[c];
     }
   }
   return applied;

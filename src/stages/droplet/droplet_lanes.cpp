@@ -113,6 +113,17 @@ inline void end_at_sea(const std::uint8_t* sea, int width, VF next_x, VF next_y,
   }
 }
 
+// Clears `over_edge` in the lanes whose droplet stands on a sea cell (the
+// cell nearest to it): the sea is base level, it does not erode.
+template <class VF, class VI>
+inline void keep_sea(const std::uint8_t* sea, int width, VF x, VF y, VI& over_edge) {
+  for (int i = 0; i < lanes_of<VF>; ++i) {
+    if (over_edge[i] == 0) continue;
+    const auto cx = static_cast<std::ptrdiff_t>(x[i] + 0.5f), cy = static_cast<std::ptrdiff_t>(y[i] + 0.5f);
+    if (sea[cy * width + cx] != 0) over_edge[i] = 0;
+  }
+}
+
 // Runs every droplet of the queue's tiles, k_lanes at a time.
 template <int k_lanes, bool k_maps>
 [[gnu::always_inline]] inline void run_tiles(const field_view& f, const droplet_constants& c,
@@ -195,11 +206,14 @@ template <int k_lanes, bool k_maps>
     dx *= inv_len;
     dy *= inv_len;
     const vfloat next_x = x + dx, next_y = y + dy;
-    vint on_map = (next_x >= zero) & (next_x < x_limit) & (next_y >= zero) & (next_y < y_limit);
+    const vint in_bounds = (next_x >= zero) & (next_x < x_limit) & (next_y >= zero) & (next_y < y_limit);
+    vint on_map = in_bounds;
     if (f.sea != nullptr) end_at_sea(f.sea, w, next_x, next_y, on_map);
     const vint alive = active & (life < lifetime) & has_direction;
     const vint moving = alive & on_map;  // else the droplet dies: end of life, flat ground or the map's edge
     const vint leaving = alive & ~on_map;
+    vint over_edge = alive & ~in_bounds;  // leaving across the map's edge
+    if (f.sea != nullptr) keep_sea(f.sea, w, x, y, over_edge);
 
     const vfloat safe_x = moving ? next_x : x, safe_y = moving ? next_y : y;
     const vint nn_x = __builtin_convertvector(safe_x, vint), nn_y = __builtin_convertvector(safe_y, vint);
@@ -208,7 +222,11 @@ template <int k_lanes, bool k_maps>
     const vint next_node = nn_y * width + nn_x;
     const vfloat q00 = gather(map, next_node), q10 = gather(map, next_node + 1);
     const vfloat q01 = gather(map, next_node + width), q11 = gather(map, next_node + width + 1);
-    const vfloat next_height = (q00 * (one - nu) + q10 * nu) * (one - nv) + (q01 * (one - nu) + q11 * nu) * nv;
+    const vfloat next_on_map = (q00 * (one - nu) + q10 * nu) * (one - nv) + (q01 * (one - nu) + q11 * nu) * nv;
+    // Over the edge: the height there continued along the gradient, no lower
+    // than the lowest corner (so no cut goes below the lowest ground there was).
+    const vfloat next_height =
+        over_edge ? vmax(height + grad_x * dx + grad_y * dy, vmin(vmin(h00, h10), vmin(h01, h11))) : next_on_map;
     const vfloat dh = next_height - height;
 
     // Deposit when over capacity or moving uphill (fill the pit, at most dh);
@@ -225,7 +243,15 @@ template <int k_lanes, bool k_maps>
     const vint centre_y = node_y + (v >= half ? splat_int(1) : splat_int(0));
 
     for (int i = 0; i < k_lanes; ++i) {
-      if (moving[i] == 0) continue;
+      if (moving[i] == 0) {
+        // A droplet leaving across the edge still erodes its last step
+        // (else the map's outer cells erode less and stand as a frame).
+        if (over_edge[i] != 0 && depositing[i] == 0) {
+          erode[i] = apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i], next_height[i]);
+          eroded[i] += static_cast<double>(erode[i]);
+        }
+        continue;
+      }
       if constexpr (k_maps) f.flow[centre_y[i] * stride + centre_x[i]] += 1.0f;
       if (depositing[i] != 0) {
         // Filling the pit it climbs out of (settled into the lowest corners)
@@ -244,7 +270,8 @@ template <int k_lanes, bool k_maps>
         eroded[i] += static_cast<double>(erode[i]);
       }
     }
-    sediment = moving ? (depositing ? vmax(zero, sediment - deposit) : sediment + erode) : sediment;
+    sediment = moving ? (depositing ? vmax(zero, sediment - deposit) : sediment + erode)
+                      : ((over_edge & ~depositing) ? sediment + erode : sediment);
     speed = moving ? vsqrt(vmax(zero, speed * speed - dh * splat(c.gravity))) : speed;
     water = moving ? water * splat(c.water_kept) : water;
     dir_x = moving ? dx : dir_x;

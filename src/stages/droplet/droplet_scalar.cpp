@@ -60,13 +60,32 @@ void run_droplet(const field_view& f, const droplet_constants& c, const erosion_
     dx *= inv_len;
     dy *= inv_len;
     const float next_x = d.x + dx, next_y = d.y + dy;
-    bool on_map =
+    const bool in_bounds =
         next_x >= 0.0f && next_x < static_cast<float>(w - 1) && next_y >= 0.0f && next_y < static_cast<float>(ht - 1);
+    bool on_map = in_bounds;
     if (on_map && f.sea != nullptr) {
       const auto cx = static_cast<std::ptrdiff_t>(next_x + 0.5f), cy = static_cast<std::ptrdiff_t>(next_y + 0.5f);
       on_map = f.sea[cy * w + cx] == 0;
     }
     const bool alive = d.life < c.lifetime && has_direction;
+    const bool at_sea =
+        f.sea != nullptr &&
+        f.sea[static_cast<std::ptrdiff_t>(d.y + 0.5f) * w + static_cast<std::ptrdiff_t>(d.x + 0.5f)] != 0;
+    if (alive && !in_bounds && !at_sea) {
+      // Leaving across the edge: the last step still erodes, toward the
+      // height continued along the gradient (as the lanes do; not from the
+      // sea, which is base level).
+      const float edge = std::max(height + grad_x * dx + grad_y * dy, std::min(std::min(h00, h10), std::min(h01, h11)));
+      const float dh = edge - height;
+      const float capacity =
+          std::max(std::max(-dh, c.min_slope) * d.speed * d.water * c.capacity_factor, c.min_capacity);
+      if (!(d.sediment > capacity || dh > 0.0f)) {
+        const float want = std::min((capacity - d.sediment) * c.erode_speed, -dh);
+        const float erode = apply_brush<k_maps>(f, brush, node_x, node_y, u, v, want, edge);
+        d.eroded += static_cast<double>(erode);
+        d.sediment = d.sediment + erode;
+      }
+    }
     if (!alive || !on_map) {
       const droplet_end end{node_x, node_y, u, v, d.sediment, alive, d.life};
       end_droplet<k_maps>(f, brush, end, d.eroded, d.deposited, t);
