@@ -196,8 +196,9 @@ void write_exr(const exr_image& im, Imf::OStream& stream, const std::function<vo
       file.writePixels(im.height);
       return;
     }
-    // Half samples are converted here (round to nearest even), so the file
-    // does not depend on OpenEXR's own conversion path; a block of rows at a
+    // Half samples are converted here (round to nearest even; beyond the
+    // largest finite half clamped to it, not written as infinity), so the
+    // file does not depend on OpenEXR's own conversion path; a block of rows at a
     // time, so the half image is never held whole (the chunks are the same).
     constexpr int k_block = 256;
     const std::size_t row_samples = static_cast<std::size_t>(im.width) * static_cast<std::size_t>(im.channels);
@@ -205,7 +206,8 @@ void write_exr(const exr_image& im, Imf::OStream& stream, const std::function<vo
     for (int first = 0; first < im.height; first += k_block) {
       const int rows = std::min(k_block, im.height - first);
       const float* src = im.samples + static_cast<std::size_t>(first) * row_samples;
-      for (std::size_t k = 0; k < static_cast<std::size_t>(rows) * row_samples; ++k) halves[k] = ::half(src[k]);
+      for (std::size_t k = 0; k < static_cast<std::size_t>(rows) * row_samples; ++k)
+        halves[k] = ::half(std::clamp(src[k], -k_half_max, k_half_max));
       file.setFrameBuffer(frame_at(reinterpret_cast<const char*>(halves.data()), first));
       file.writePixels(rows);
     }

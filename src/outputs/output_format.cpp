@@ -297,6 +297,10 @@ encoded_raster encode_samples_in_place(std::span<const float> unit, int width, i
   encoded_raster out;
   if (format.is_float()) {
     r.f32_view = unit;  // float formats take the samples as they are
+    if (format.samples == sample_type::float16) {
+      out.clipped = static_cast<std::size_t>(
+          std::count_if(unit.begin(), unit.end(), [](float v) { return std::abs(v) > k_half_max; }));
+    }
   } else if (format.samples == sample_type::uint8) {
     quantized8 q = quantize8(unit.data(), unit.size());
     out.clipped = q.clipped;

@@ -92,11 +92,13 @@ encoded_file float_file(encoded_raster e, const output_format& f, const std::str
   encoded_file out;
   out.bytes = std::move(e.bytes);
   out.streamed = e.streamed;
+  out.clipped = e.clipped;
   // ostringstream rather than operator+: GCC 12 warns falsely (-Wrestrict,
   // PR105329) on some string concatenations.
   std::ostringstream encoding;
   encoding << f.summary << ", " << meaning
-           << (f.samples == sample_type::float16 ? ", rounded to the nearest half" : ", unquantised");
+           << (f.samples == sample_type::float16 ? ", rounded to the nearest half, clamped to +-65504"
+                                                 : ", unquantised");
   out.encoding = encoding.str();
   return out;
 }

@@ -323,6 +323,16 @@ TEST_CASE("exr16 converts a block of rows at a time: every sample of a tall RGB 
   CHECK(nearest == rgb.size());
 }
 
+TEST_CASE("exr16 clamps values beyond the largest half to +-65504 and counts them", "[formats][exr]") {
+  const std::vector<float> v = {1.0e5f, -7.0e4f, 65504.0f, 0.5f};
+  const encoded_raster e = encode_unit_samples(v, 2, 2, 1, find_output_format("exr16"));
+  CHECK(e.clipped == 2);
+  const temp_dir dir;
+  const exr_image read = read_exr(dir.write("big.exr", e.bytes));
+  CHECK(read.data.at("Y") == std::vector<float>{65504.0f, -65504.0f, 65504.0f, 0.5f});
+  CHECK(encode_unit_samples(v, 2, 2, 1, find_output_format("exr")).clipped == 0);  // float32 keeps them
+}
+
 TEST_CASE("encode_samples_in_place writes borrowed samples as encode_unit_samples does", "[formats]") {
   std::vector<float> h = heights();
   h[3] = 1.5f;  // clipped in integer formats

@@ -123,6 +123,9 @@ void stream_tiff_f32(int width, int height, int channels, const float* samples, 
 /// ("Software" -> "software", "Comment" -> "comments"). `compression` sets
 /// the ZIP level: fast 1, best 9, standard OpenEXR's own default. Written with
 /// OpenEXR; deterministic for a given OpenEXR and zlib version.
+/// The largest finite OpenEXR half; exr16 clamps samples beyond +-it.
+inline constexpr float k_half_max = 65504.0f;
+
 [[nodiscard]] std::vector<std::uint8_t> encode_exr(int width, int height, int channels, const float* samples, bool half,
                                                    const std::vector<std::string>& names = {},
                                                    const std::vector<std::pair<std::string, std::string>>& text = {},
