@@ -102,25 +102,16 @@ inline VF gather(const float* map, VI index) {
   return v;
 }
 
-// Base level "sea": a move that ends on a sea cell (the cell nearest to the
-// new position) counts as leaving the map.
+// Base level "sea": clears `mask` in the lanes whose position (x, y) lies
+// on a sea cell (the cell nearest to it). For a move's end, a move into the
+// sea counts as leaving the map; for a droplet's position, the sea (base
+// level) does not erode.
 template <class VF, class VI>
-inline void end_at_sea(const std::uint8_t* sea, int width, VF next_x, VF next_y, VI& on_map) {
+inline void clear_at_sea(const std::uint8_t* sea, int width, VF x, VF y, VI& mask) {
   for (int i = 0; i < lanes_of<VF>; ++i) {
-    if (on_map[i] == 0) continue;
-    const auto cx = static_cast<std::ptrdiff_t>(next_x[i] + 0.5f), cy = static_cast<std::ptrdiff_t>(next_y[i] + 0.5f);
-    if (sea[cy * width + cx] != 0) on_map[i] = 0;
-  }
-}
-
-// Clears `over_edge` in the lanes whose droplet stands on a sea cell (the
-// cell nearest to it): the sea is base level, it does not erode.
-template <class VF, class VI>
-inline void keep_sea(const std::uint8_t* sea, int width, VF x, VF y, VI& over_edge) {
-  for (int i = 0; i < lanes_of<VF>; ++i) {
-    if (over_edge[i] == 0) continue;
+    if (mask[i] == 0) continue;
     const auto cx = static_cast<std::ptrdiff_t>(x[i] + 0.5f), cy = static_cast<std::ptrdiff_t>(y[i] + 0.5f);
-    if (sea[cy * width + cx] != 0) over_edge[i] = 0;
+    if (sea[cy * width + cx] != 0) mask[i] = 0;
   }
 }
 
@@ -208,12 +199,12 @@ template <int k_lanes, bool k_maps>
     const vfloat next_x = x + dx, next_y = y + dy;
     const vint in_bounds = (next_x >= zero) & (next_x < x_limit) & (next_y >= zero) & (next_y < y_limit);
     vint on_map = in_bounds;
-    if (f.sea != nullptr) end_at_sea(f.sea, w, next_x, next_y, on_map);
+    if (f.sea != nullptr) clear_at_sea(f.sea, w, next_x, next_y, on_map);
     const vint alive = active & (life < lifetime) & has_direction;
     const vint moving = alive & on_map;  // else the droplet dies: end of life, flat ground or the map's edge
     const vint leaving = alive & ~on_map;
     vint over_edge = alive & ~in_bounds;  // leaving across the map's edge
-    if (f.sea != nullptr) keep_sea(f.sea, w, x, y, over_edge);
+    if (f.sea != nullptr) clear_at_sea(f.sea, w, x, y, over_edge);
 
     const vfloat safe_x = moving ? next_x : x, safe_y = moving ? next_y : y;
     const vint nn_x = __builtin_convertvector(safe_x, vint), nn_y = __builtin_convertvector(safe_y, vint);
