@@ -116,16 +116,16 @@ void stream_tiff_f32(int width, int height, int channels, const float* samples, 
                      const std::vector<std::pair<std::string, std::string>>& text = {},
                      const georeference* geo = nullptr);
 
+/// The largest finite OpenEXR half; exr16 clamps samples beyond +-it.
+inline constexpr float k_half_max = 65504.0f;
+
 /// Scanline OpenEXR (ZIP compression, increasing Y) of `channels` = 1..4
 /// float samples per pixel, stored as FLOAT or, with `half`, as HALF (each
-/// value rounded to the nearest binary16). `names` are the channel names
+/// value rounded to the nearest binary16, clamped to +-k_half_max). `names` are the channel names
 /// (default Y, or R G B, or R G B A); `text` entries become string attributes
 /// ("Software" -> "software", "Comment" -> "comments"). `compression` sets
 /// the ZIP level: fast 1, best 9, standard OpenEXR's own default. Written with
 /// OpenEXR; deterministic for a given OpenEXR and zlib version.
-/// The largest finite OpenEXR half; exr16 clamps samples beyond +-it.
-inline constexpr float k_half_max = 65504.0f;
-
 [[nodiscard]] std::vector<std::uint8_t> encode_exr(int width, int height, int channels, const float* samples, bool half,
                                                    const std::vector<std::string>& names = {},
                                                    const std::vector<std::pair<std::string, std::string>>& text = {},

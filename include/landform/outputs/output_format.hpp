@@ -139,8 +139,8 @@ const output_format& find_output_format(const std::string& name);
 /// The result of encoding unit values.
 struct encoded_raster {
   std::vector<std::uint8_t> bytes;  ///< empty when streamed
-  std::size_t clipped =
-      0;                  ///< samples outside [0, 1] clamped when quantising, or beyond +-65504 in a half-float format
+  /// Samples clamped: outside [0, 1] when quantising, beyond +-65504 in a half-float format.
+  std::size_t clipped = 0;
   bool streamed = false;  ///< the bytes went to file_settings::stream
 };
 
