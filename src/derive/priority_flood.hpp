@@ -19,6 +19,16 @@
 
 namespace landform::detail {
 
+/// std::nextafter(x, +infinity) for a finite or infinite x, inlined: the
+/// next double up (-0 and +0 go to the smallest subnormal). The library call
+/// was 1.6 % of a 4096^2 D8 routing, one call per flooded node.
+inline double next_up(double x) {
+  if (x == 0.0) return std::numeric_limits<double>::denorm_min();
+  if (x == std::numeric_limits<double>::infinity()) return x;
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  return std::bit_cast<double>(x > 0.0 ? bits + 1 : bits - 1);
+}
+
 /// Offsets of the 8 neighbours in the order of derive/flow.hpp (E, NE, N, ...).
 inline std::array<std::ptrdiff_t, 8> neighbour_offsets(int width) {
   std::array<std::ptrdiff_t, 8> off{};
@@ -155,7 +165,7 @@ std::size_t flood_epsilon_loop(std::vector<double>& z, int width, int height, Ce
       if (const flood_item* next = open.next_without_redistribution()) prefetch_rows(next->node);
     }
     const double zc = z[c];
-    const double raised = std::nextafter(zc, std::numeric_limits<double>::infinity());
+    const double raised = next_up(zc);
     const std::uint32_t spill_of_c = spill && spill[c] != k_no_cell ? spill[c] : c;
     for_neighbours(c, [&](std::uint32_t m) {
       if (!cells.reaches(c, m) || !cells.close(m)) return;

@@ -5,10 +5,14 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "derive/lake_flood.hpp"
+#include "derive/priority_flood.hpp"
 #include "landform/core/rng.hpp"
 
 namespace {
@@ -88,5 +92,28 @@ TEST_CASE("flood_lakes: a flooded cell has a strictly lower neighbour outside or
         for (int dx = -1; dx <= 1; ++dx) lower = lower || l.z[static_cast<std::size_t>((y + dy) * w + x + dx)] < l.z[c];
       REQUIRE(lower);
     }
+  }
+}
+
+TEST_CASE("priority flood: next_up is std::nextafter towards +infinity", "[flow]") {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const double values[] = {0.0,
+                           -0.0,
+                           std::numeric_limits<double>::denorm_min(),
+                           -std::numeric_limits<double>::denorm_min(),
+                           std::numeric_limits<double>::min(),
+                           -std::numeric_limits<double>::min(),
+                           1.0,
+                           -1.0,
+                           0.1,
+                           -1234.5678,
+                           std::numeric_limits<double>::max(),
+                           -std::numeric_limits<double>::max(),
+                           inf,
+                           -inf};
+  for (const double x : values) {
+    INFO(x);
+    CHECK(std::bit_cast<std::uint64_t>(landform::detail::next_up(x)) ==
+          std::bit_cast<std::uint64_t>(std::nextafter(x, inf)));
   }
 }
