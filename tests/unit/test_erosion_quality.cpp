@@ -239,7 +239,10 @@ TEST_CASE("erosion quality: no directional bias on a cone", "[erosion][quality]"
   SECTION("hydraulic") {
     heightfield h = input;
     hydraulic_erosion_params p = beyer_params();
-    p.droplets_per_cell = 4.0;
+    // Enough droplets that their randomness alone stays under the bound: at
+    // 4 per cell the outer annulus's sectors differed by 2 to 8 % over eight
+    // seeds (before and after the map's margin), at 8 per cell by 2.3 to 4.9 %.
+    p.droplets_per_cell = 8.0;
     apply_hydraulic_erosion(h, p, make_ctx(256, 11));
     for (auto [r0, r1] : {std::pair{0.1, 0.2}, std::pair{0.2, 0.3}, std::pair{0.3, 0.4}}) {
       const auto [mean, sd] = sector_change(input, h, r0, r1);

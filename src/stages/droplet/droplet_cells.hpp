@@ -114,37 +114,55 @@ inline int mirrored(int i, int n) {
 // raised rim at heavy rain; renormalised, the disc would concentrate on the
 // edge and dig grooves).
 template <bool k_maps>
-[[gnu::always_inline]] inline float apply_brush(const field_view& f, const erosion_brush& brush, int node_x, int node_y,
-                                                float u, float v, float amount, float floor) {
+[[gnu::always_inline]] inline cell_change apply_brush(const field_view& f, const erosion_brush& brush, int node_x,
+                                                      int node_y, float u, float v, float amount, float floor) {
   const int w = f.width, ht = f.height_cells;
   const std::ptrdiff_t stride = w;
   const float* stencil = brush.stencil_at(u, v);
   const int x0 = node_x + brush.origin, y0 = node_y + brush.origin;
-  if (x0 >= 0 && x0 + brush.width <= w && y0 >= 0 && y0 + brush.side <= ht) {
+  // The vector path needs the disc's padded rows inside the map, and a disc
+  // that reaches into the margin needs each cell's budget share.
+  const bool counted_whole = !f.has_margin() || (x0 >= f.core_x0 && x0 + brush.width <= f.core_x1 && y0 >= f.core_y0 &&
+                                                 y0 + brush.side <= f.core_y1);
+  if (counted_whole && x0 >= 0 && x0 + brush.width <= w && y0 >= 0 && y0 + brush.side <= ht) {
     float* first = f.height + y0 * stride + x0;
-    return brush_interior<k_maps>(f, stencil, brush.side, brush.width, first, amount, floor);
+    const float taken = brush_interior<k_maps>(f, stencil, brush.side, brush.width, first, amount, floor);
+    return {taken, taken};
   }
   const brush_span* spans = brush.spans_at(u, v);
-  float applied = 0.0f;
+  cell_change applied;
   for (int row = 0; row < brush.side; ++row) {
-    const std::ptrdiff_t y = mirrored(y0 + row, ht);
+    const int y = mirrored(y0 + row, ht);
     for (int col = spans[row].begin; col < spans[row].end; ++col) {
-      const std::ptrdiff_t c = y * stride + mirrored(x0 + col, w);
+      const int x = mirrored(x0 + col, w);
+      const std::ptrdiff_t c = y * stride + x;
       const float before = f.height[c];
       f.height[c] = before - std::min(amount * stencil[row * brush.width + col], std::max(0.0f, before - floor));
-      applied += before - f.height[c];
+      applied.total += before - f.height[c];
+      if (f.in_core(x, y)) applied.counted += before - f.height[c];
       if constexpr (k_maps) f.erosion[c] += before - f.height[c];
     }
   }
+  if (!f.has_margin()) applied.counted = applied.total;
   return applied;
+}
+
+// The part of the changes `added` of the 2 x 2 cells from index n (n, n + 1,
+// n + width, n + width + 1) in the cells the budget counts.
+inline float counted_corners(const field_view& f, std::ptrdiff_t n, const float (&added)[4]) {
+  const int x = static_cast<int>(n % f.width), y = static_cast<int>(n / f.width);
+  float counted = 0.0f;
+  for (int k = 0; k < 4; ++k)
+    if (f.in_core(x + (k & 1), y + (k >> 1))) counted += added[k];
+  return counted;
 }
 
 // Adds up to `amount` (>= 0) bilinearly, weights from the offset (u, v), on
 // the four cells from index n (Beyer), never raising a cell above `ceiling`:
 // a cell at or above it gets nothing. Returns the amount added.
 template <bool k_maps>
-[[gnu::always_inline]] inline float deposit_bilinear(const field_view& f, std::ptrdiff_t n, float u, float v,
-                                                     float amount, float ceiling) {
+[[gnu::always_inline]] inline cell_change deposit_bilinear(const field_view& f, std::ptrdiff_t n, float u, float v,
+                                                           float amount, float ceiling) {
   const std::ptrdiff_t stride = f.width;
   amount = std::max(0.0f, amount);  // the sediment can round to a hair below 0
   const std::ptrdiff_t cells[4] = {n, n + 1, n + stride, n + stride + 1};
@@ -158,7 +176,8 @@ template <bool k_maps>
     added[k] = cell - before;
     if constexpr (k_maps) f.deposition[cells[k]] += added[k];
   }
-  return (added[0] + added[1]) + (added[2] + added[3]);
+  const float total = (added[0] + added[1]) + (added[2] + added[3]);
+  return {total, f.has_margin() ? counted_corners(f, n, added) : total};
 }
 
 // Lays up to `amount` (>= 0) on the four cells from index n (the droplet's
@@ -169,8 +188,8 @@ template <bool k_maps>
 // `ceiling` an interpolation of the map, no cell rises above the highest
 // ground there was.
 template <bool k_maps>
-[[gnu::always_inline]] inline float deposit_settled(const field_view& f, std::ptrdiff_t n, float amount,
-                                                    float ceiling) {
+[[gnu::always_inline]] inline cell_change deposit_settled(const field_view& f, std::ptrdiff_t n, float amount,
+                                                          float ceiling) {
   const std::ptrdiff_t stride = f.width;
   const std::ptrdiff_t cells[4] = {n, n + 1, n + stride, n + stride + 1};
   float sorted[4] = {f.height[cells[0]], f.height[cells[1]], f.height[cells[2]], f.height[cells[3]]};
@@ -204,13 +223,16 @@ template <bool k_maps>
   }
   level = std::min(level, ceiling);
   float added = 0.0f;
-  for (const std::ptrdiff_t c : cells) {
+  float each[4];
+  for (int k = 0; k < 4; ++k) {
+    const std::ptrdiff_t c = cells[k];
     const float before = f.height[c];
     f.height[c] = before + std::max(0.0f, level - before);
-    added += f.height[c] - before;
-    if constexpr (k_maps) f.deposition[c] += f.height[c] - before;
+    each[k] = f.height[c] - before;
+    added += each[k];
+    if constexpr (k_maps) f.deposition[c] += each[k];
   }
-  return added;
+  return {added, f.has_margin() ? counted_corners(f, n, each) : added};
 }
 
 // The highest of the (up to 8) neighbours of cell (x, y). A dying droplet's
@@ -236,8 +258,8 @@ inline bool axis_neighbour_at_least(const field_view& f, int x, int y, float lev
 // mound, not a spike on four cells. No cell rises above the highest cell of
 // the disc (which keeps the model bounded). Returns the amount laid down.
 template <bool k_maps>
-inline float deposit_disc(const field_view& f, const erosion_brush& brush, int node_x, int node_y, float u, float v,
-                          float amount) {
+inline cell_change deposit_disc(const field_view& f, const erosion_brush& brush, int node_x, int node_y, float u,
+                                float v, float amount) {
   const int w = f.width, ht = f.height_cells;
   const std::ptrdiff_t stride = w;
   const float* stencil = brush.stencil_at(u, v);
@@ -254,7 +276,7 @@ inline float deposit_disc(const field_view& f, const erosion_brush& brush, int n
     for (int col = std::max(col0, spans[row].begin); col < std::min(col1, spans[row].end); ++col)
       ceiling = std::max(ceiling, cells[col]);
   }
-  float added = 0.0f;
+  cell_change added;
   for (int row = row0; row < row1; ++row) {
     for (int col = std::max(col0, spans[row].begin); col < std::min(col1, spans[row].end); ++col) {
       const int cx = x0 + col, cy = y0 + row;
@@ -276,7 +298,8 @@ inline float deposit_disc(const field_view& f, const erosion_brush& brush, int n
       }
       const float before = cell;
       cell = before + a;
-      added += cell - before;
+      added.total += cell - before;
+      if (f.in_core(cx, cy)) added.counted += cell - before;
       if constexpr (k_maps) f.deposition[cy * stride + cx] += cell - before;
     }
   }
@@ -297,16 +320,19 @@ inline float deposit_disc(const field_view& f, const erosion_brush& brush, int n
 // no fewer, at up to 3x the cost.) Returns the amount laid down (`amount` up
 // to float rounding).
 template <bool k_maps>
-inline float deposit_level(const field_view& f, const erosion_brush& brush, int node_x, int node_y, float amount) {
+inline cell_change deposit_level(const field_view& f, const erosion_brush& brush, int node_x, int node_y,
+                                 float amount) {
   constexpr int k_side = 4, k_cells = k_side * k_side;
   float* cells[k_cells];
   float heights[k_cells];
+  bool counts[k_cells];
   int n = 0;
   const int lo = std::max(-1, brush.origin), hi = std::min(2, brush.origin + brush.side - 1);
   for (int y = std::max(0, node_y + lo); y <= std::min(f.height_cells - 1, node_y + hi); ++y)
     for (int x = std::max(0, node_x + lo); x <= std::min(f.width - 1, node_x + hi); ++x) {
       cells[n] = f.height + static_cast<std::ptrdiff_t>(y) * f.width + x;
       heights[n] = *cells[n];
+      counts[n] = f.in_core(x, y);
       ++n;
     }
   // Sorted by rank counting: branch-free, where std::sort's branches
@@ -330,10 +356,11 @@ inline float deposit_level(const field_view& f, const erosion_brush& brush, int 
     level = sorted[k];
   }
   level = std::min(level + left / static_cast<float>(k), f.top);
-  float added = 0.0f;
+  cell_change added;
   for (int i = 0; i < n; ++i) {
     *cells[i] = heights[i] + std::max(0.0f, level - heights[i]);
-    added += *cells[i] - heights[i];
+    added.total += *cells[i] - heights[i];
+    if (counts[i]) added.counted += *cells[i] - heights[i];
     if constexpr (k_maps) f.deposition[cells[i] - f.height] += *cells[i] - heights[i];
   }
   return added;
@@ -355,14 +382,14 @@ template <bool k_maps>
 inline void end_droplet(const field_view& f, const erosion_brush& brush, droplet_end end, double eroded,
                         double deposited, droplet_totals& t) {
   if (!end.left && end.sediment > 0.0f) {
-    const float added = deposit_disc<k_maps>(f, brush, end.node_x, end.node_y, end.u, end.v, end.sediment);
-    end.sediment -= added;
+    const cell_change added = deposit_disc<k_maps>(f, brush, end.node_x, end.node_y, end.u, end.v, end.sediment);
+    end.sediment -= added.total;
     if (end.sediment > 0.0f) {
-      const float settled = deposit_level<k_maps>(f, brush, end.node_x, end.node_y, end.sediment);
-      end.sediment = std::max(0.0f, end.sediment - settled);
-      deposited += static_cast<double>(added) + static_cast<double>(settled);
+      const cell_change settled = deposit_level<k_maps>(f, brush, end.node_x, end.node_y, end.sediment);
+      end.sediment = std::max(0.0f, end.sediment - settled.total);
+      deposited += static_cast<double>(added.counted) + static_cast<double>(settled.counted);
     } else {
-      deposited += static_cast<double>(added);
+      deposited += static_cast<double>(added.counted);
     }
   }
   t.end_droplet(eroded, deposited, end.sediment, end.left, end.life);

@@ -238,8 +238,10 @@ template <int k_lanes, bool k_maps>
         // A droplet leaving across the edge still erodes its last step
         // (else the map's outer cells erode less and stand as a frame).
         if (over_edge[i] != 0 && depositing[i] == 0) {
-          erode[i] = apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i], next_height[i]);
-          eroded[i] += static_cast<double>(erode[i]);
+          const cell_change e =
+              apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i], next_height[i]);
+          erode[i] = e.total;
+          eroded[i] += static_cast<double>(e.counted);
         }
         continue;
       }
@@ -253,12 +255,14 @@ template <int k_lanes, bool k_maps>
         // eroding and depositing on the same footprint; see docs/erosion.md.
         // Settling the surplus too biases erosion by direction on a cone.)
         const float ceiling = std::max(height[i], next_height[i]);
-        deposit[i] = uphill[i] != 0 ? deposit_settled<k_maps>(f, node[i], deposit[i], ceiling)
-                                    : deposit_bilinear<k_maps>(f, node[i], u[i], v[i], deposit[i], ceiling);
-        deposited[i] += static_cast<double>(deposit[i]);
+        const cell_change d = uphill[i] != 0 ? deposit_settled<k_maps>(f, node[i], deposit[i], ceiling)
+                                             : deposit_bilinear<k_maps>(f, node[i], u[i], v[i], deposit[i], ceiling);
+        deposit[i] = d.total;
+        deposited[i] += static_cast<double>(d.counted);
       } else {
-        erode[i] = apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i], next_height[i]);
-        eroded[i] += static_cast<double>(erode[i]);
+        const cell_change e = apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i], next_height[i]);
+        erode[i] = e.total;
+        eroded[i] += static_cast<double>(e.counted);
       }
     }
     sediment = moving ? (depositing ? vmax(zero, sediment - deposit) : sediment + erode)

@@ -49,6 +49,25 @@ struct field_view {
   int width = 0;
   int height_cells = 0;
   float top = std::numeric_limits<float>::infinity();  // the highest cell the map started from
+  // The cells the budget counts: [core_x0, core_x1) x [core_y0, core_y1).
+  // All of them by default; when the map was grown by a margin around the
+  // region it stands for (apply_hydraulic_erosion), the region's cells: the
+  // droplets move and change the margin too, but its cells are cropped
+  // away, so what they give or get counts as crossing the region's edge.
+  int core_x0 = 0, core_y0 = 0;
+  int core_x1 = std::numeric_limits<int>::max(), core_y1 = std::numeric_limits<int>::max();
+
+  [[nodiscard]] bool has_margin() const {
+    return core_x0 > 0 || core_y0 > 0 || core_x1 < width || core_y1 < height_cells;
+  }
+  [[nodiscard]] bool in_core(int x, int y) const { return x >= core_x0 && x < core_x1 && y >= core_y0 && y < core_y1; }
+};
+
+// What a cell update changed, in height units: in all its cells (what the
+// droplet takes or gives) and in the cells the budget counts (field_view's core).
+struct cell_change {
+  float total = 0.0f;
+  float counted = 0.0f;
 };
 
 // Sums over droplets, in height units (and steps, droplets).

@@ -81,9 +81,9 @@ void run_droplet(const field_view& f, const droplet_constants& c, const erosion_
           std::max(std::max(-dh, c.min_slope) * d.speed * d.water * c.capacity_factor, c.min_capacity);
       if (!(d.sediment > capacity || dh > 0.0f)) {
         const float want = std::min((capacity - d.sediment) * c.erode_speed, -dh);
-        const float erode = apply_brush<k_maps>(f, brush, node_x, node_y, u, v, want, edge);
-        d.eroded += static_cast<double>(erode);
-        d.sediment = d.sediment + erode;
+        const cell_change erode = apply_brush<k_maps>(f, brush, node_x, node_y, u, v, want, edge);
+        d.eroded += static_cast<double>(erode.counted);
+        d.sediment = d.sediment + erode.total;
       }
     }
     if (!alive || !on_map) {
@@ -104,16 +104,16 @@ void run_droplet(const field_view& f, const droplet_constants& c, const erosion_
       // Fill the pit (at most dh) or drop a share of the surplus.
       const float ceiling = std::max(height, next_height);
       const float want = uphill ? std::min(dh, d.sediment) : (d.sediment - capacity) * c.deposit_speed;
-      const float deposit = uphill ? deposit_settled<k_maps>(f, node, want, ceiling)
-                                   : deposit_bilinear<k_maps>(f, node, u, v, want, ceiling);
-      d.deposited += static_cast<double>(deposit);
-      d.sediment = std::max(0.0f, d.sediment - deposit);
+      const cell_change deposit = uphill ? deposit_settled<k_maps>(f, node, want, ceiling)
+                                         : deposit_bilinear<k_maps>(f, node, u, v, want, ceiling);
+      d.deposited += static_cast<double>(deposit.counted);
+      d.sediment = std::max(0.0f, d.sediment - deposit.total);
     } else {
       // Erode a share of the free capacity, at most the drop.
       const float want = std::min((capacity - d.sediment) * c.erode_speed, -dh);
-      const float erode = apply_brush<k_maps>(f, brush, node_x, node_y, u, v, want, next_height);
-      d.eroded += static_cast<double>(erode);
-      d.sediment = d.sediment + erode;
+      const cell_change erode = apply_brush<k_maps>(f, brush, node_x, node_y, u, v, want, next_height);
+      d.eroded += static_cast<double>(erode.counted);
+      d.sediment = d.sediment + erode.total;
     }
     d.speed = std::sqrt(std::max(0.0f, d.speed * d.speed - dh * c.gravity));
     d.water = d.water * c.water_kept;
