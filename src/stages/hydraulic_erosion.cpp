@@ -306,15 +306,21 @@ hydraulic_erosion_result run_droplet(heightfield& h, const hydraulic_erosion_par
 
 namespace {
 
-// Cells the map grows by on each side while the droplets run. Without a
-// margin no droplet enters across the edge and none that leaves goes on
-// eroding beyond it, where its disc would still reach the outer cells: the
-// outer column eroded 0.55 to 0.63 times as much as the columns 4 to 8 in,
-// and stood as a raised rim (eroded-mountains' noise at 512^2, two droplets
-// per cell). Twice the disc's radius plus two left no deficit there; a much
-// wider margin lets the continued terrain send sediment in (docs/erosion.md).
-int edge_margin(const hydraulic_erosion_params& p) {
-  return 2 * p.erosion_radius + 2;
+// Cells the map grows by on each side while the droplets run: every droplet
+// that could change one of the map's cells on a larger world (it moves at
+// most max_lifetime cells and its disc reaches erosion_radius beyond) runs.
+// Without a margin no droplet entered across the edge and none that left
+// went on eroding beyond it: the outer column eroded 0.55 to 0.63 times as
+// much as columns 4 to 8 in and stood as a rim (eroded-mountains' noise at
+// 512^2, two droplets per cell). A margin of only the disc (2 x radius + 2)
+// overshot: the droplets crossing the edge were all young, carried little,
+// and the outer cells eroded up to 1.4 times as much (docs/erosion.md). On
+// a small map long lives would make the margin dwarf the map: it is at most
+// an eighth of the map's shorter side (the cost at most (1 + 2 / 8)^2 =
+// 1.56 times the map's droplets), and never less than the disc.
+int edge_margin(const hydraulic_erosion_params& p, int width, int height) {
+  const int disc = 2 * p.erosion_radius + 2;
+  return std::min(p.max_lifetime + p.erosion_radius, std::max(disc, std::min(width, height) / 8));
 }
 
 // Index j of a line of n cells continued past its ends by odd reflection:
@@ -326,21 +332,18 @@ std::pair<int, int> odd_mirror(int j, int n) {
   return {j, j};
 }
 
-// `h` grown by `m` cells on each side: heights continued across each edge by
-// odd reflection (rows first, then columns of the grown rows), clamped to
-// the range of `h`, so the floors and ceilings the droplets use stay in that
-// range and the model's bounds hold.
-heightfield grown_map(const heightfield& h, int m) {
-  const int w = h.width(), ht = h.height(), gw = w + 2 * m, gh = ht + 2 * m;
-  const region& r = h.placement();
-  heightfield g(region{gw, gh, r.origin_x - m, r.origin_y - m, r.cell_size});
-  const auto [lo_it, hi_it] = std::minmax_element(h.values().begin(), h.values().end());
-  const float lo = *lo_it, hi = *hi_it;
+// The margin of `g` (m cells on each side of its w x ht core) rewritten
+// from the core: heights continued across each edge by odd reflection (rows
+// first, then columns of the grown rows), clamped to [lo, hi], the range
+// the map started in, so the floors and ceilings the droplets use stay in
+// it and the model's bounds hold.
+void continue_margin(heightfield& g, int m, float lo, float hi) {
+  const int gw = g.width(), gh = g.height(), w = gw - 2 * m, ht = gh - 2 * m;
   const auto continued = [lo, hi](float end, float mirror) { return std::clamp(2.0f * end - mirror, lo, hi); };
-  for (int y = 0; y < ht; ++y) {
+  for (int y = m; y < m + ht; ++y) {
     for (int x = 0; x < gw; ++x) {
       const auto [mx, ex] = odd_mirror(x - m, w);
-      g.at(x, y + m) = mx == ex ? h.at(mx, y) : continued(h.at(ex, y), h.at(mx, y));
+      if (mx != ex) g.at(x, y) = continued(g.at(ex + m, y), g.at(mx + m, y));
     }
   }
   for (int y = 0; y < gh; ++y) {
@@ -348,15 +351,30 @@ heightfield grown_map(const heightfield& h, int m) {
     if (my == ey) continue;
     for (int x = 0; x < gw; ++x) g.at(x, y) = continued(g.at(x, ey + m), g.at(x, my + m));
   }
+}
+
+// `h` grown by `m` cells on each side, its margin continued from it (continue_margin).
+heightfield grown_map(const heightfield& h, int m, float lo, float hi) {
+  const int w = h.width(), ht = h.height();
+  const region& r = h.placement();
+  heightfield g(region{w + 2 * m, ht + 2 * m, r.origin_x - m, r.origin_y - m, r.cell_size});
+  for (int y = 0; y < ht; ++y)
+    for (int x = 0; x < w; ++x) g.at(x + m, y + m) = h.at(x, y);
+  continue_margin(g, m, lo, hi);
   return g;
 }
 
-// The window of `g` (grown by m on each side) back into `out`, w x ht.
-void crop_into(const std::vector<float>& g, int gw, int m, int w, int ht, float* out) {
+// The window of `g` (grown by m on each side) moved to the front of g's own
+// storage and g cut to w x ht: each row lands at or before where it was
+// read, so rows moved in order never overwrite one still to move. No second
+// map-sized buffer (the grown map's few extra rows stay as capacity).
+std::vector<float> crop_in_place(std::vector<float> g, int gw, int m, int w, int ht) {
   for (int y = 0; y < ht; ++y) {
     const float* row = g.data() + static_cast<std::size_t>(y + m) * static_cast<std::size_t>(gw) + m;
-    std::copy(row, row + w, out + static_cast<std::size_t>(y) * static_cast<std::size_t>(w));
+    std::copy(row, row + w, g.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w));
   }
+  g.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(ht));
+  return g;
 }
 
 // The map's budget from the totals of a run over the grown map, whose
@@ -385,15 +403,14 @@ hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic
     if (maps != nullptr) make_view(h, maps);
     return to_result(droplet::droplet_totals{});
   }
-  const int m = edge_margin(p), w = h.width(), ht = h.height();
-  heightfield g = grown_map(h, m);
+  const int w = h.width(), ht = h.height(), m = edge_margin(p, w, ht);
+  const auto [lo_it, hi_it] = std::minmax_element(h.values().begin(), h.values().end());
+  const float lo = *lo_it, hi = *hi_it;
+  heightfield g = grown_map(h, m, lo, hi);
   hydraulic_erosion_maps grown_maps;
   droplet::field_view f = make_view(g, maps != nullptr ? &grown_maps : nullptr);
-  f.top = *std::max_element(h.values().begin(), h.values().end());
-  f.core_x0 = m;
-  f.core_y0 = m;
-  f.core_x1 = m + w;
-  f.core_y1 = m + ht;
+  f.top = hi;
+  f.set_core(m, m, m + w, m + ht);
   std::vector<std::uint8_t> sea;
   if (p.base_level == erosion_base_level::sea) {
     sea = find_ocean(g, *ctx.sea_level);
@@ -402,14 +419,22 @@ hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic
   // The margin rains as densely as the map.
   const auto grown_total = static_cast<std::uint64_t>(
       std::llround(static_cast<double>(total) * static_cast<double>(g.size()) / static_cast<double>(h.size())));
-  const droplet::droplet_totals t = run_rounds(g, p, ctx, f, grown_total);
-  crop_into(g.values(), g.width(), m, w, ht, h.data());
+  // The grown copy holds the map while the droplets run: the map's own
+  // storage is freed (peak memory one map, not two) and the crop moves in.
+  h.values() = {};
+  droplet::droplet_totals t;
+  try {
+    t = run_rounds(g, p, ctx, f, grown_total);
+  } catch (...) {
+    h.values() = crop_in_place(std::move(g.values()), g.width(), m, w, ht);  // cancelled: the map as it stands
+    throw;
+  }
+  h.values() = crop_in_place(std::move(g.values()), g.width(), m, w, ht);
   if (maps != nullptr) {
     for (auto [from, to] :
          {std::pair{&grown_maps.erosion, &maps->erosion}, std::pair{&grown_maps.deposition, &maps->deposition},
           std::pair{&grown_maps.flow, &maps->flow}}) {
-      to->assign(h.size(), 0.0f);
-      crop_into(*from, g.width(), m, w, ht, to->data());
+      *to = crop_in_place(std::move(*from), g.width(), m, w, ht);
     }
   }
   return map_budget(t);

@@ -481,7 +481,7 @@ TEST_CASE("cli build: the manifest reports hydraulic erosion's sediment budget i
   INFO(report->dump());
   const double eroded = report->at("eroded_m3"), deposited = report->at("deposited_m3");
   const double outflow = report->at("outflow_m3"), undeposited = report->at("undeposited_m3");
-  CHECK(report->at("droplets") == 112 * 112);  // one per cell, on the map grown by 8 cells each side
+  CHECK(report->at("droplets") == 120 * 120);  // one per cell, on the map grown by 96 / 8 cells each side
   CHECK(eroded > 0.0);
   CHECK(outflow > 0.0);
   // Dying droplets lay all they carry: undeposited is the float32 rounding

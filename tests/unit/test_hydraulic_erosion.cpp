@@ -114,7 +114,8 @@ TEST_CASE("hydraulic_erosion: droplet count from density or total", "[stages][hy
   CHECK(p.total_droplets(1000) == 77);
 
   // The droplets rain as densely on the margin the map grows by while they
-  // run (2 x erosion_radius + 2 = 8 cells each side): 77 x (56 x 46) / (40 x 30).
+  // run (on this small map the disc's 2 x erosion_radius + 2 = 8 cells each
+  // side): 77 x (56 x 46) / (40 x 30), rounded.
   heightfield h = fbm(40, 30, 2);
   const auto r = apply_hydraulic_erosion(h, p, make_ctx(40, 30));
   CHECK(r.droplets == 165);
@@ -196,7 +197,7 @@ TEST_CASE("hydraulic_erosion: a flat map is unchanged", "[stages][hydraulic_eros
   p.droplets_per_cell = 2.0;
   hydraulic_erosion_maps maps;
   const auto r = apply_hydraulic_erosion(h, p, make_ctx(48, 40, 2), &maps);
-  CHECK(r.droplets == 2 * (48 + 16) * (40 + 16));  // the margin included
+  CHECK(r.droplets == 2 * (48 + 16) * (40 + 16));  // the margin (8 cells each side) included
   CHECK(r.steps == 0);                             // zero gradient: no direction, every droplet stops at once
   for (float v : h.values()) REQUIRE(v == c);
 }
@@ -428,9 +429,11 @@ TEST_CASE("hydraulic_erosion: heights stay within the starting range, by the mod
 
 TEST_CASE("hydraulic_erosion: the map's edge erodes like the rest", "[stages][hydraulic_erosion]") {
   // No fixed ring, and droplets on the margin around the map: the outermost
-  // cells change as much as those a few cells in (measured 1.09 times; a
-  // fixed ring showed as a dark frame in hillshades, and without the margin
-  // the ring changed 0.61 times as much).
+  // cells change about as much as those a few cells in (measured 0.92
+  // times here, 0.83 to 0.98 over eight maps at one droplet per cell and
+  // 0.87 to 1.07 at six; without the margin 0.53 to 0.63 and 0.81 to 0.91,
+  // which showed as a band along the edge in hillshades; a fixed ring
+  // showed as a dark frame).
   const int n = 128;
   const heightfield input = fbm(n, n, 5, 40.0);
   heightfield h = input;
@@ -453,14 +456,14 @@ TEST_CASE("hydraulic_erosion: the map's edge erodes like the rest", "[stages][hy
   ring /= ring_cells;
   inner /= inner_cells;
   INFO("mean change: outer ring " << ring << ", cells 4 to 7 in " << inner);
-  CHECK(ring > 0.85 * inner);
+  CHECK(ring > 0.75 * inner);
   CHECK(ring < 1.25 * inner);
 }
 
 TEST_CASE("hydraulic_erosion: heavy rain leaves no raised rim at the map's edge", "[stages][hydraulic_erosion]") {
   // The droplets run on the map grown by a margin (heights continued across
   // the edge): the outer row is lowered as much as the rows inside, with no
-  // trough either (measured: rows 0 and 1 by 1.13 and 1.06 times rows 4 to
+  // trough either (measured: rows 0 and 1 by 1.16 and 1.06 times rows 4 to
   // 7; with the disc only reflected at the edge 1.02 and 0.98, clipped 0.94
   // and 0.97, which on steeper ground left the outer row standing as a frame
   // in hillshades).
@@ -629,4 +632,24 @@ TEST_CASE("hydraulic_erosion: relief in metres changes the result", "[stages][hy
   CHECK(g.gravity == p.gravity);
   CHECK(g.max_lifetime == p.max_lifetime);
   REQUIRE_THROWS_AS(hydraulic_erosion_grid_params(p, 0.0, 1.0), std::invalid_argument);
+}
+
+TEST_CASE("hydraulic_erosion: a cancelled run leaves the whole map, its heights in range",
+          "[stages][hydraulic_erosion]") {
+  // The droplets run on a grown copy of the map; cancelled midway, the map
+  // is the copy's window as it stands (not empty, not the margin).
+  const heightfield input = fbm(96, 64, 4);
+  heightfield h = input;
+  hydraulic_erosion_params p;
+  p.droplets_per_cell = 20.0;
+  stage_context ctx = make_ctx(96, 64, 2);
+  int polls = 0;
+  ctx.stop_requested = [&polls] { return ++polls > 3; };
+  CHECK_THROWS_AS(apply_hydraulic_erosion(h, p, ctx), cancelled_error);
+  REQUIRE(h.size() == input.size());
+  const auto [lo, hi] = std::minmax_element(input.values().begin(), input.values().end());
+  for (const float v : h.values()) {
+    CHECK(v >= *lo);
+    CHECK(v <= *hi);
+  }
 }

@@ -74,7 +74,7 @@ struct hydraulic_erosion_params {
 /// What a run did, in height units x cells (sums of heights).
 struct hydraulic_erosion_result {
   /// Droplets simulated. apply_hydraulic_erosion() grows the map by a
-  /// margin of 2 x erosion_radius + 2 cells on each side while the droplets
+  /// margin (see apply_hydraulic_erosion's Edges) on each side while the droplets
   /// run (heights continued across the edge) and rains on it as densely as
   /// on the map, so this counts the margin's droplets too.
   std::uint64_t droplets = 0;
@@ -212,13 +212,17 @@ hydraulic_erosion_params hydraulic_erosion_grid_params(const hydraulic_erosion_p
 /// - `initial_water`, `initial_speed`: scale a fresh droplet's carrying power.
 ///
 /// @pre the heightfield holds finite values.
-/// Edges: the droplets run on the map grown by 2 x erosion_radius + 2
-/// cells on each side, heights continued across each edge by odd reflection
-/// (2 h(edge) - h(mirror), so slopes run on) clamped to the map's range,
-/// then the map is cropped back. Droplets from the margin enter across the
-/// edge and droplets that leave go on eroding beyond it, as on a larger
-/// world, so the outer cells erode like the rest (without it the outer
-/// column eroded 0.55 to 0.63 times as much and stood as a rim).
+/// Edges: the droplets run on the map grown on each side by max_lifetime +
+/// erosion_radius cells (every droplet that could change a cell of the map
+/// on a larger world), at most an eighth of the map's shorter side and at
+/// least 2 x erosion_radius + 2, heights continued across each edge
+/// by odd reflection (2 h(edge) - h(mirror), so slopes run on) clamped to
+/// the map's range, then the map is cropped back. Droplets from the margin
+/// enter across the edge and droplets that leave go on eroding beyond it,
+/// as on a larger world, so the outer cells erode like the rest (without it
+/// the outer column eroded 0.55 to 0.63 times as much and stood as a rim).
+/// Cost: the margin's droplets, (1 + 2 x margin / side)^2 times the map's
+/// (1.27 at 512^2 with the defaults, 1.03 at 4096^2, at most 1.56).
 ///
 /// @post heights stay finite and within the range they started in; no cell
 /// outside the map is read or written; the sum of heights changes by

@@ -237,12 +237,9 @@ template <int k_lanes, bool k_maps>
       if (moving[i] == 0) {
         // A droplet leaving across the edge still erodes its last step
         // (else the map's outer cells erode less and stand as a frame).
-        if (over_edge[i] != 0 && depositing[i] == 0) {
-          const cell_change e =
-              apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i], next_height[i]);
-          erode[i] = e.total;
-          eroded[i] += static_cast<double>(e.counted);
-        }
+        if (over_edge[i] != 0 && depositing[i] == 0)
+          erode[i] = tally(apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i], next_height[i]),
+                           eroded[i]);
         continue;
       }
       if constexpr (k_maps) f.flow[centre_y[i] * stride + centre_x[i]] += 1.0f;
@@ -255,14 +252,13 @@ template <int k_lanes, bool k_maps>
         // eroding and depositing on the same footprint; see docs/erosion.md.
         // Settling the surplus too biases erosion by direction on a cone.)
         const float ceiling = std::max(height[i], next_height[i]);
-        const cell_change d = uphill[i] != 0 ? deposit_settled<k_maps>(f, node[i], deposit[i], ceiling)
-                                             : deposit_bilinear<k_maps>(f, node[i], u[i], v[i], deposit[i], ceiling);
-        deposit[i] = d.total;
-        deposited[i] += static_cast<double>(d.counted);
+        deposit[i] =
+            tally(uphill[i] != 0 ? deposit_settled<k_maps>(f, node_x[i], node_y[i], deposit[i], ceiling)
+                                 : deposit_bilinear<k_maps>(f, node_x[i], node_y[i], u[i], v[i], deposit[i], ceiling),
+                  deposited[i]);
       } else {
-        const cell_change e = apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i], next_height[i]);
-        erode[i] = e.total;
-        eroded[i] += static_cast<double>(e.counted);
+        erode[i] =
+            tally(apply_brush<k_maps>(f, brush, node_x[i], node_y[i], u[i], v[i], erode[i], next_height[i]), eroded[i]);
       }
     }
     sediment = moving ? (depositing ? vmax(zero, sediment - deposit) : sediment + erode)

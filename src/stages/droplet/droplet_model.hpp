@@ -56,11 +56,24 @@ struct field_view {
   // away, so what they give or get counts as crossing the region's edge.
   int core_x0 = 0, core_y0 = 0;
   int core_x1 = std::numeric_limits<int>::max(), core_y1 = std::numeric_limits<int>::max();
+  bool margin = false;  // the core is not the whole map (a flag: the hot paths test it first)
 
-  [[nodiscard]] bool has_margin() const {
-    return core_x0 > 0 || core_y0 > 0 || core_x1 < width || core_y1 < height_cells;
+  void set_core(int x0, int y0, int x1, int y1) {
+    core_x0 = x0;
+    core_y0 = y0;
+    core_x1 = x1;
+    core_y1 = y1;
+    margin = x0 > 0 || y0 > 0 || x1 < width || y1 < height_cells;
   }
   [[nodiscard]] bool in_core(int x, int y) const { return x >= core_x0 && x < core_x1 && y >= core_y0 && y < core_y1; }
+  // Every cell of [x0, x1) x [y0, y1) counts.
+  [[nodiscard]] bool counts_all(int x0, int y0, int x1, int y1) const {
+    return !margin || (x0 >= core_x0 && x1 <= core_x1 && y0 >= core_y0 && y1 <= core_y1);
+  }
+  // No cell of [x0, x1) x [y0, y1) counts (it lies on the margin).
+  [[nodiscard]] bool counts_none(int x0, int y0, int x1, int y1) const {
+    return margin && (x1 <= core_x0 || x0 >= core_x1 || y1 <= core_y0 || y0 >= core_y1);
+  }
 };
 
 // What a cell update changed, in height units: in all its cells (what the
@@ -69,6 +82,13 @@ struct cell_change {
   float total = 0.0f;
   float counted = 0.0f;
 };
+
+// Adds a cell update's counted part to a droplet's budget sum and returns
+// its total, what the droplet's load changes by.
+inline float tally(cell_change c, double& budget) {
+  budget += static_cast<double>(c.counted);
+  return c.total;
+}
 
 // Sums over droplets, in height units (and steps, droplets).
 struct droplet_totals {

@@ -104,8 +104,8 @@ void run_droplet(const field_view& f, const droplet_constants& c, const erosion_
       // Fill the pit (at most dh) or drop a share of the surplus.
       const float ceiling = std::max(height, next_height);
       const float want = uphill ? std::min(dh, d.sediment) : (d.sediment - capacity) * c.deposit_speed;
-      const cell_change deposit = uphill ? deposit_settled<k_maps>(f, node, want, ceiling)
-                                         : deposit_bilinear<k_maps>(f, node, u, v, want, ceiling);
+      const cell_change deposit = uphill ? deposit_settled<k_maps>(f, node_x, node_y, want, ceiling)
+                                         : deposit_bilinear<k_maps>(f, node_x, node_y, u, v, want, ceiling);
       d.deposited += static_cast<double>(deposit.counted);
       d.sediment = std::max(0.0f, d.sediment - deposit.total);
     } else {
