@@ -317,7 +317,7 @@ namespace {
 // and the outer cells eroded up to 1.4 times as much (docs/erosion.md). On
 // a small map long lives would make the margin dwarf the map: it is at most
 // an eighth of the map's shorter side (the cost at most (1 + 2 / 8)^2 =
-// 1.56 times the map's droplets), and never less than the disc.
+// 1.56 times the map's droplets) or the disc, whichever is larger.
 int edge_margin(const hydraulic_erosion_params& p, int width, int height) {
   const int disc = 2 * p.erosion_radius + 2;
   return std::min(p.max_lifetime + p.erosion_radius, std::max(disc, std::min(width, height) / 8));

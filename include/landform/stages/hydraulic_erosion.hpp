@@ -211,11 +211,10 @@ hydraulic_erosion_params hydraulic_erosion_grid_params(const hydraulic_erosion_p
 ///   gullies, 1 gives thin scratch-like grooves.
 /// - `initial_water`, `initial_speed`: scale a fresh droplet's carrying power.
 ///
-/// @pre the heightfield holds finite values.
 /// Edges: the droplets run on the map grown on each side by max_lifetime +
 /// erosion_radius cells (every droplet that could change a cell of the map
-/// on a larger world), at most an eighth of the map's shorter side and at
-/// least 2 x erosion_radius + 2, heights continued across each edge
+/// on a larger world), but no more than the larger of an eighth of the map's
+/// shorter side and 2 x erosion_radius + 2, heights continued across each edge
 /// by odd reflection (2 h(edge) - h(mirror), so slopes run on) clamped to
 /// the map's range, then the map is cropped back. Droplets from the margin
 /// enter across the edge and droplets that leave go on eroding beyond it,
@@ -224,6 +223,7 @@ hydraulic_erosion_params hydraulic_erosion_grid_params(const hydraulic_erosion_p
 /// Cost: the margin's droplets, (1 + 2 x margin / side)^2 times the map's
 /// (1.27 at 512^2 with the defaults, 1.03 at 4096^2, at most 1.56).
 ///
+/// @pre the heightfield holds finite values.
 /// @post heights stay finite and within the range they started in; no cell
 /// outside the map is read or written; the sum of heights changes by
 /// `-sediment_lost` up to float32 rounding.
