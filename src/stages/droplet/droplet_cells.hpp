@@ -121,9 +121,9 @@ template <bool k_maps>
   const float* stencil = brush.stencil_at(u, v);
   const int x0 = node_x + brush.origin, y0 = node_y + brush.origin;
   // The vector path needs the disc's padded rows inside the map, and all
-  // or none of them counted (a disc across the margin's edge needs each
-  // cell's share: the span path; the margin's droplets, a sixteenth of all
-  // at 2048^2, took it for every step and cost 15 % more time).
+  // or none of them counted: only a disc across the margin's edge needs each
+  // cell's share (the span path), so the margin's droplets (a sixteenth of
+  // all at 2048^2) keep the vector path.
   if (x0 >= 0 && x0 + brush.width <= w && y0 >= 0 && y0 + brush.side <= ht) {
     const bool all = f.counts_all(x0, y0, x0 + brush.width, y0 + brush.side);
     if (all || f.counts_none(x0, y0, x0 + brush.width, y0 + brush.side)) {
@@ -152,8 +152,8 @@ template <bool k_maps>
 
 // The part of the changes `added` of the 2 x 2 cells from cell (x, y)
 // ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)) in the cells the budget
-// counts. (From the cell's coordinates: dividing its index cost 10 % of the
-// stage.)
+// counts. (From the cell's coordinates, not by dividing its index, on every
+// deposit step.)
 [[gnu::always_inline]] inline float counted_corners(const field_view& f, int x, int y, const float (&added)[4]) {
   if (f.counts_all(x, y, x + 2, y + 2)) return (added[0] + added[1]) + (added[2] + added[3]);
   if (f.counts_none(x, y, x + 2, y + 2)) return 0.0f;
