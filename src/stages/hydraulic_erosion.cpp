@@ -332,24 +332,46 @@ std::pair<int, int> odd_mirror(int j, int n) {
   return {j, j};
 }
 
+// The height continued `dist` cells beyond a line's end at `end`, from
+// the cell mirrored about it and the cell next to the end (`inner`): the
+// odd reflection 2 end - mirror, at most hi (the map's highest cell, so the
+// ceilings the droplets use stay in range). Below the map's lowest cell lo
+// it falls no faster than the end's own slope continued: a map whose edge
+// is its lowest ground (stream power drains to its edges) goes on falling,
+// so droplets leave across the edge with their load (clamped at lo, the
+// margin was a flat plain where they stalled and dropped it on the edge),
+// but ground that flattens towards the edge is not continued as a trough
+// (the reflection of a cone's flat foot dug one beyond each side's middle,
+// and the foot lost 30 % less deposit there than towards the corners). At
+// least 2 lo - hi, the reflection's own bound across one edge.
+float continued_height(float end, float inner, float mirror, int dist, float lo, float hi) {
+  float v = 2.0f * end - mirror;
+  if (v < lo) v = std::max(v, std::min(lo, end - static_cast<float>(dist) * std::max(0.0f, inner - end)));
+  return std::clamp(v, 2.0f * lo - hi, hi);
+}
+
 // The margin of `g` (m cells on each side of its w x ht core) rewritten
-// from the core: heights continued across each edge by odd reflection (rows
-// first, then columns of the grown rows), clamped to [lo, hi], the range
-// the map started in, so the floors and ceilings the droplets use stay in
-// it and the model's bounds hold.
+// from the core, each cell by continued_height across the nearest edge (rows
+// first, then columns of the grown rows). The map's cells may then be cut
+// below lo, as a larger world's would be.
 void continue_margin(heightfield& g, int m, float lo, float hi) {
   const int gw = g.width(), gh = g.height(), w = gw - 2 * m, ht = gh - 2 * m;
-  const auto continued = [lo, hi](float end, float mirror) { return std::clamp(2.0f * end - mirror, lo, hi); };
+  // The cell next to a line's end `e` (of n cells), towards the inside.
+  const auto inner = [](int e, int n) { return n < 2 ? e : (e == 0 ? 1 : n - 2); };
   for (int y = m; y < m + ht; ++y) {
     for (int x = 0; x < gw; ++x) {
       const auto [mx, ex] = odd_mirror(x - m, w);
-      if (mx != ex) g.at(x, y) = continued(g.at(ex + m, y), g.at(mx + m, y));
+      if (mx == ex) continue;
+      g.at(x, y) =
+          continued_height(g.at(ex + m, y), g.at(inner(ex, w) + m, y), g.at(mx + m, y), std::abs(x - m - ex), lo, hi);
     }
   }
   for (int y = 0; y < gh; ++y) {
     const auto [my, ey] = odd_mirror(y - m, ht);
     if (my == ey) continue;
-    for (int x = 0; x < gw; ++x) g.at(x, y) = continued(g.at(x, ey + m), g.at(x, my + m));
+    for (int x = 0; x < gw; ++x)
+      g.at(x, y) =
+          continued_height(g.at(x, ey + m), g.at(x, inner(ey, ht) + m), g.at(x, my + m), std::abs(y - m - ey), lo, hi);
   }
 }
 

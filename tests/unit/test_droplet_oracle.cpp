@@ -38,6 +38,8 @@ using tile_kernel = void (*)(const field_view&, const droplet_constants&, const 
 // 192 x 192 cells: with a lifetime of 12 steps a tile is ~40 cells, so each
 // colour phase has about nine tiles and the four lanes all carry droplets.
 constexpr int k_size = 192;
+// Cells around the counted core (erode_with's `core`), about a droplet's path.
+constexpr int k_core_margin = 16;
 
 heightfield terrain() {
   return landform_test::noise_field(k_size, 4.0, 3, 40.0, 5);
@@ -52,10 +54,13 @@ struct eroded {
 // One run of `p` (in grid units) over `input` with `kernel`: 1.5 droplets per
 // cell in rounds of 4096, serially (the order of tiles within a phase is
 // the scheduler's concern, tested in test_particle_scheduler.cpp).
-eroded erode_with(tile_kernel kernel, const heightfield& input, const hydraulic_erosion_params& p, bool sea,
-                  bool maps) {
+// With `core`, the budget counts an inner rectangle only (as when the map
+// is grown by a margin): discs across its edge take the per-cell path.
+eroded erode_with(tile_kernel kernel, const heightfield& input, const hydraulic_erosion_params& p, bool sea, bool maps,
+                  bool core = false) {
   eroded out{input, {}, {}};
   field_view f{out.h.data(), nullptr, nullptr, nullptr, nullptr, k_size, k_size};
+  if (core) f.set_core(k_core_margin, k_core_margin + 5, k_size - k_core_margin - 3, k_size - k_core_margin);
   if (maps) {
     for (std::vector<float>* m : {&out.maps.erosion, &out.maps.deposition, &out.maps.flow})
       m->assign(input.size(), 0.0f);
@@ -138,22 +143,42 @@ TEST_CASE("droplet lanes equal the scalar oracle bit for bit", "[stages][hydraul
     var.set(p);
     for (const bool sea : {false, true}) {
       for (const bool maps : {false, true}) {
-        INFO(var.name << (sea ? ", sea base level" : ", edges base level") << (maps ? ", with side maps" : ""));
-        const eroded lanes = erode_with(&run_tiles_lanes, input, p, sea, maps);
-        const eroded scalar = erode_with(&run_tiles_scalar, input, p, sea, maps);
-        // The four-lane kernel too, which AVX-512 machines do not otherwise run.
-        const eroded lanes4 = erode_with(&run_tiles_lanes4, input, p, sea, maps);
-        CHECK(bit_equal(lanes4.h, scalar.h));
-        CHECK(bit_equal(lanes4.maps.deposition, scalar.maps.deposition));
-        CHECK(same_totals(lanes4.totals, scalar.totals));
-        CHECK_FALSE(bit_equal(lanes.h, input));  // the run did erode
-        CHECK(bit_equal(lanes.h, scalar.h));
-        CHECK(lanes.maps.erosion.empty() != maps);  // side maps exist exactly when asked for
-        CHECK(bit_equal(lanes.maps.erosion, scalar.maps.erosion));
-        CHECK(bit_equal(lanes.maps.deposition, scalar.maps.deposition));
-        CHECK(bit_equal(lanes.maps.flow, scalar.maps.flow));
-        CHECK(same_totals(lanes.totals, scalar.totals));
-        CHECK(lanes.totals.droplets == input.size() * 3 / 2);
+        for (const bool core : {false, true}) {
+          if (core && !maps) continue;  // a counted core once per sea setting, with the side maps to check it
+          INFO(var.name << (sea ? ", sea base level" : ", edges base level") << (maps ? ", with side maps" : "")
+                        << (core ? ", counted core" : ""));
+          const eroded lanes = erode_with(&run_tiles_lanes, input, p, sea, maps, core);
+          const eroded scalar = erode_with(&run_tiles_scalar, input, p, sea, maps, core);
+          // The four-lane kernel too, which AVX-512 machines do not otherwise run.
+          const eroded lanes4 = erode_with(&run_tiles_lanes4, input, p, sea, maps, core);
+          CHECK(bit_equal(lanes4.h, scalar.h));
+          CHECK(bit_equal(lanes4.maps.deposition, scalar.maps.deposition));
+          CHECK(same_totals(lanes4.totals, scalar.totals));
+          CHECK_FALSE(bit_equal(lanes.h, input));  // the run did erode
+          CHECK(bit_equal(lanes.h, scalar.h));
+          CHECK(lanes.maps.erosion.empty() != maps);  // side maps exist exactly when asked for
+          CHECK(bit_equal(lanes.maps.erosion, scalar.maps.erosion));
+          CHECK(bit_equal(lanes.maps.deposition, scalar.maps.deposition));
+          CHECK(bit_equal(lanes.maps.flow, scalar.maps.flow));
+          CHECK(same_totals(lanes.totals, scalar.totals));
+          CHECK(lanes.totals.droplets == input.size() * 3 / 2);
+          if (core) {
+            // The budget is the core's share of the erosion map (float sums
+            // of each cell's changes against double sums of each update's).
+            double in_core = 0.0, all = 0.0;
+            for (int y = 0; y < k_size; ++y) {
+              for (int x = 0; x < k_size; ++x) {
+                const double e = lanes.maps.erosion[static_cast<std::size_t>(y) * k_size + x];
+                all += e;
+                if (x >= k_core_margin && x < k_size - k_core_margin - 3 && y >= k_core_margin + 5 &&
+                    y < k_size - k_core_margin)
+                  in_core += e;
+              }
+            }
+            CHECK(lanes.totals.eroded == Approx(in_core).epsilon(1e-4));
+            CHECK(lanes.totals.eroded < 0.9 * all);
+          }
+        }
       }
     }
   }
