@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "derive/horn_row.hpp"
@@ -37,11 +38,20 @@ inline void store_sample(float v, float& s) {
   s = v;
 }
 
+// A gradient as the formula takes it: a slope that overflowed float32
+// (heights near 1e38 a cell apart) as the largest float, so the normal
+// lies flat towards it instead of becoming inf x 0 = NaN. Finite slopes
+// pass unchanged.
+inline double finite_slope(float s) {
+  constexpr double k_max = std::numeric_limits<float>::max();
+  return std::clamp(static_cast<double>(s), -k_max, k_max);
+}
+
 template <class T>
 void cells(const float* east, const float* north, int n, const normal_params& p, T* out) {
   for (int i = 0; i < n; ++i) {
-    const double nx = -p.strength * east[i];
-    const double ny = -p.strength * north[i];
+    const double nx = -p.strength * finite_slope(east[i]);
+    const double ny = -p.strength * finite_slope(north[i]);
     const double inv = 1.0 / std::sqrt(nx * nx + ny * ny + 1.0);
     store_sample(static_cast<float>(nx * inv * 0.5 + 0.5), out[3 * i + 0]);
     store_sample(static_cast<float>(p.flip * ny * inv * 0.5 + 0.5), out[3 * i + 1]);
@@ -108,6 +118,8 @@ void fused_row(const float* HWY_RESTRICT up, const float* HWY_RESTRICT mid, cons
   const auto scale = hn::Set(dd, p.height_scale), denom = hn::Set(dd, p.denom), two = hn::Set(dd, 2.0);
   const auto neg_s = hn::Set(dd, -p.strength), one = hn::Set(dd, 1.0), half = hn::Set(dd, 0.5);
   const auto flip = hn::Set(dd, static_cast<double>(p.flip));
+  const auto slope_hi = hn::Set(dd, static_cast<double>(std::numeric_limits<float>::max()));
+  const auto slope_lo = hn::Neg(slope_hi);
   const auto metres = [&](const float* heights) { return hn::Mul(hn::PromoteTo(dd, hn::LoadU(df, heights)), scale); };
   // A channel (n + 1) / 2 rounded to float; for integer samples then
   // lround(v x full) as lround_nonnegative does it for v >= 0: floor, plus 1
@@ -137,8 +149,9 @@ void fused_row(const float* HWY_RESTRICT up, const float* HWY_RESTRICT mid, cons
       const auto north = hn::DemoteTo(
           df,
           hn::Div(hn::Sub(hn::Add(hn::Add(a, hn::Mul(two, b)), cc), hn::Add(hn::Add(g, hn::Mul(two, hh)), ii)), denom));
-      const auto nx = hn::Mul(neg_s, hn::PromoteTo(dd, east));
-      const auto ny = hn::Mul(neg_s, hn::PromoteTo(dd, north));
+      // finite_slope: an overflowed slope as the largest float.
+      const auto nx = hn::Mul(neg_s, hn::Min(hn::Max(hn::PromoteTo(dd, east), slope_lo), slope_hi));
+      const auto ny = hn::Mul(neg_s, hn::Min(hn::Max(hn::PromoteTo(dd, north), slope_lo), slope_hi));
       const auto inv = hn::Div(one, hn::Sqrt(hn::Add(hn::Add(hn::Mul(nx, nx), hn::Mul(ny, ny)), one)));
       hn::Store(sample(hn::Add(hn::Mul(hn::Mul(nx, inv), half), half)), ds, c[0]);
       hn::Store(sample(hn::Add(hn::Mul(hn::Mul(hn::Mul(flip, ny), inv), half), half)), ds, c[1]);

@@ -8,6 +8,7 @@
 
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -100,6 +101,32 @@ TEST_CASE("normal_row: the scalar formula rounds (n + 1) / 2 with std::lround, o
   const float rise = 1.0f, flat = 0.0f;
   landform::detail::normal_cells(&rise, &flat, 1, normal_params{}, u8.data());
   CHECK(std::vector<int>{u8[0], u8[1], u8[2]} == std::vector<int>{37, 128, 218});
+}
+
+TEST_CASE("normal_row: heights near float's limit give finite normals, lying flat towards the cliff",
+          "[surface][simd]") {
+  // A cell at 3e38 among zeros, 1000 m per unit: Horn's slope (7.5e40)
+  // overflows float32 (inf), and inf x (1 / sqrt(inf)) = inf x 0 made NaN
+  // samples in normal.exr.
+  constexpr int k_stride = 20;
+  std::vector<float> rows(3 * k_stride, 0.0f);
+  rows[k_stride + 9] = 3e38f;
+  const float* mid = rows.data() + k_stride + 1;
+  const normal_params p{1000.0, 8.0, 1.0, 1.0f};
+  const target_reset reset;
+  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    std::vector<float> simd(3 * (k_stride - 2)), scalar(simd.size());
+    landform::detail::normal_row(mid - k_stride, mid, mid + k_stride, k_stride - 2, p, simd.data());
+    landform::detail::normal_row_scalar(mid - k_stride, mid, mid + k_stride, k_stride - 2, p, scalar.data());
+    INFO("target " << hwy::TargetName(target));
+    CHECK(std::all_of(simd.begin(), simd.end(), [](float v) { return std::isfinite(v); }));
+    CHECK(simd == scalar);
+    // West of the spike (column 7 of the row, 9 - 1 - 1): the slope rises east
+    // steeply, the normal points west: x near 0, z near 0.5 (flat).
+    CHECK(simd[3 * 7 + 0] < 0.01f);
+    CHECK(simd[3 * 7 + 2] == Approx(0.5f).margin(0.01f));
+  }
 }
 
 TEST_CASE("normal_row: SIMD rows equal the scalar reference on every dispatch target", "[surface][simd]") {
