@@ -141,6 +141,20 @@ TEST_CASE("hydraulic_erosion: droplet count from density or total", "[stages][hy
   CHECK(r.droplets == 165);
 }
 
+TEST_CASE("hydraulic_erosion: a tiny map rains at the density asked, margin included", "[stages][hydraulic_erosion]") {
+  // A 2 x 2 map grows by the disc's 8 cells each side to 18 x 18 = 324
+  // cells. The count comes from the density on those cells: rounding the
+  // map's own 4 x 0.12 = 0.48 droplets first gave none, and 4 x 0.13 = 0.52
+  // gave 1 x 324 / 4 = 81, twice the rain asked.
+  for (const auto& [density, expected] : {std::pair{0.12, 39}, std::pair{0.13, 42}}) {
+    hydraulic_erosion_params p;
+    p.droplets_per_cell = density;
+    heightfield h = fbm(2, 2, 3);
+    INFO("droplets_per_cell " << density);
+    CHECK(apply_hydraulic_erosion(h, p, make_ctx(2, 2)).droplets == static_cast<std::uint64_t>(expected));
+  }
+}
+
 TEST_CASE("hydraulic_erosion: a droplet on a tilted plane runs downhill and erodes", "[stages][hydraulic_erosion]") {
   heightfield h = plane(64, 32, 0.02f);
   const heightfield before = h;

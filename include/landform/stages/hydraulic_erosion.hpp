@@ -27,7 +27,7 @@ struct hydraulic_erosion_params {
   enum class spawn_kind { uniform, high_ground };
   enum class unit_kind { world, cells };
   double droplets_per_cell = 1.0;          ///< droplets / cell, 0 to 1000; used when droplet_count is 0
-  int droplet_count = 0;                   ///< droplets in total, 0 to 10^9; > 0 overrides droplets_per_cell
+  int droplet_count = 0;                   ///< droplets on the map, 0 to 10^9; > 0 overrides droplets_per_cell
   spawn_kind spawn = spawn_kind::uniform;  ///< where droplets start
   double inertia = 0.05;                   ///< 0 to 0.99: share of the previous direction kept per step
   double sediment_capacity_factor = 4.0;   ///< capacity per (slope x speed x water), > 0
@@ -69,6 +69,10 @@ struct hydraulic_erosion_params {
 
   /// Number of droplets for a map of `cells` cells.
   [[nodiscard]] std::uint64_t total_droplets(std::size_t cells) const;
+  /// Droplets per cell on a map of `cells` cells: droplets_per_cell, or
+  /// droplet_count / cells when a count is given (the density the edge
+  /// margin rains at too).
+  [[nodiscard]] double droplet_density(std::size_t cells) const;
 };
 
 /// What a run did, in height units x cells (sums of heights).
