@@ -187,6 +187,30 @@ template <bool k_maps>
   return {total, f.margin ? counted_corners(f, x, y, added) : total};
 }
 
+// The level `amount` (>= 0) brings the lowest of `n` cells (heights
+// `sorted`, ascending) up to when poured over them like water: the first k
+// cells rise to one common level, k the most cells the amount can bring up
+// to the next cell's height; never above `ceiling`. The pit fill
+// (deposit_settled) and a dying droplet's last load (deposit_level) both
+// settle this way.
+inline float water_level(const float* sorted, int n, float amount, float ceiling) {
+  float level = sorted[0];
+  float left = std::max(0.0f, amount);
+  for (int k = 1; k <= n && left > 0.0f; ++k) {
+    const float next = k < n ? std::min(sorted[k], ceiling) : ceiling;
+    const float need = (next - level) * static_cast<float>(k);
+    if (need >= left) {
+      level += left / static_cast<float>(k);
+      left = 0.0f;
+    } else if (need > 0.0f) {
+      level = next;
+      left -= need;
+    }
+    if (next >= ceiling) break;
+  }
+  return std::min(level, ceiling);
+}
+
 // Lays up to `amount` (>= 0) on the four cells from cell (x, y) (the droplet's
 // cell corners), settling it like water: the lowest corners fill first, to
 // one common level, never above `ceiling`. Returns the amount laid down.
@@ -213,23 +237,7 @@ template <bool k_maps>
   order(0, 2);
   order(1, 3);
   order(1, 2);
-  // The level: the first k corners rise to `level`, with k the most corners
-  // the amount can bring up to the next corner's height.
-  float level = sorted[0];
-  float left = std::max(0.0f, amount);
-  for (int k = 1; k <= 4 && left > 0.0f; ++k) {
-    const float next = k < 4 ? std::min(sorted[k], ceiling) : ceiling;
-    const float need = (next - level) * static_cast<float>(k);
-    if (need >= left) {
-      level += left / static_cast<float>(k);
-      left = 0.0f;
-    } else if (need > 0.0f) {
-      level = next;
-      left -= need;
-    }
-    if (next >= ceiling) break;
-  }
-  level = std::min(level, ceiling);
+  const float level = water_level(sorted, 4, amount, ceiling);
   float added = 0.0f;
   float each[4];
   for (int k = 0; k < 4; ++k) {
@@ -353,18 +361,7 @@ inline cell_change deposit_level(const field_view& f, const erosion_brush& brush
       rank += static_cast<int>(heights[j] < heights[i]) | static_cast<int>(heights[j] == heights[i] && j < i);
     sorted[rank] = heights[i];
   }
-  // The first k cells rise to `level`, k the most cells the amount can bring
-  // up to the next cell's height.
-  float level = sorted[0];
-  float left = amount;
-  int k = 1;
-  for (; k < n; ++k) {
-    const float need = (sorted[k] - level) * static_cast<float>(k);
-    if (need >= left) break;
-    left -= need;
-    level = sorted[k];
-  }
-  level = std::min(level + left / static_cast<float>(k), f.top);
+  const float level = water_level(sorted, n, amount, f.top);
   cell_change added;
   for (int i = 0; i < n; ++i) {
     *cells[i] = heights[i] + std::max(0.0f, level - heights[i]);
