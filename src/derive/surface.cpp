@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "derive/horn_row.hpp"
@@ -91,6 +92,22 @@ surface_gradient horn_gradient(const heightfield& h, double height_scale, edge_p
     }
   });
   return g;
+}
+
+std::size_t horn_gradient_overflows(const heightfield& h, double height_scale, edge_policy edges, int nthreads) {
+  if (h.size() == 0) return 0;
+  const auto [lo, hi] = std::minmax_element(h.values().begin(), h.values().end());
+  // Each of Horn's two sums weighs 4 cells, and an extrapolated edge cell
+  // (2 h0 - h1) lies within 3 reliefs of the others: |gradient| is at most
+  // 4 x 3 x relief x height_scale / (8 x cell_size).
+  const double relief = static_cast<double>(*hi) - static_cast<double>(*lo);
+  const double bound = 12.0 * relief * std::abs(height_scale) / (8.0 * h.placement().cell_size);
+  if (bound < static_cast<double>(std::numeric_limits<float>::max())) return 0;
+  const surface_gradient g = horn_gradient(h, height_scale, edges, nthreads);
+  std::size_t bad = 0;
+  for (std::size_t k = 0; k < g.east.size(); ++k)
+    bad += static_cast<std::size_t>(!std::isfinite(g.east[k]) || !std::isfinite(g.north[k]));
+  return bad;
 }
 
 float slope_degrees(float east, float north) {

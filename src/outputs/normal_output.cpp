@@ -6,6 +6,7 @@
 #include "landform/derive/surface.hpp"
 #include "landform/io/quantize.hpp"
 #include "landform/outputs/surface_outputs.hpp"
+#include "outputs/gradient_check.hpp"
 #include "outputs/normal_row.hpp"
 
 namespace landform {
@@ -86,6 +87,7 @@ void encode_channels(const output_context& ctx, edge_policy edges, const detail:
 }
 
 encoded_file encode_normal(const normal_options& o, const std::string& format, const output_context& ctx) {
+  detail::require_representable_gradient(ctx, o.edges);
   detail::normal_params p;
   p.height_scale = ctx.height_scale;
   p.denom = 8.0 * ctx.field.placement().cell_size;

@@ -39,9 +39,11 @@ inline void store_sample(float v, float& s) {
 }
 
 // A gradient as the formula takes it: a slope that overflowed float32
-// (heights near 1e38 a cell apart) as the largest float, so the normal
-// lies flat towards it instead of becoming inf x 0 = NaN. Finite slopes
-// pass unchanged.
+// (heights near 1e38 a cell apart) as the largest float, so the kernel
+// never makes inf x 0 = NaN (nor rounds NaN into an integer sample).
+// Finite slopes pass unchanged. The normal output refuses such a map
+// before it gets here (require_representable_gradient): with both
+// components clamped, the direction would be a diagonal.
 inline double finite_slope(float s) {
   constexpr double k_max = std::numeric_limits<float>::max();
   return std::clamp(static_cast<double>(s), -k_max, k_max);

@@ -4,6 +4,7 @@
 
 #include "landform/derive/surface.hpp"
 #include "landform/outputs/surface_outputs.hpp"
+#include "outputs/gradient_check.hpp"
 
 namespace landform {
 
@@ -85,6 +86,7 @@ encoded_file encode_slope(const slope_options& o, const std::string& format, con
 }
 
 encoded_file encode_aspect(const aspect_options& o, const std::string& format, const output_context& ctx) {
+  detail::require_representable_gradient(ctx, o.edges);
   surface_gradient g = horn_gradient(ctx.field, ctx.height_scale, o.edges, ctx.nthreads);
   const std::vector<float> east = ctx.take_window(std::move(g.east)), north = ctx.take_window(std::move(g.north));
   std::vector<float> values(east.size());

@@ -4,7 +4,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -68,6 +70,51 @@ TEST_CASE("pipeline: a stage that produces NaN or infinity is named", "[pipeline
   }
   CHECK(issues_of(json::parse(R"({"size": 8, "stages": [{"type": "opensimplex", "amplitude": 1e308}]})")) ==
         std::vector<std::string>{"stages[0] (opensimplex).amplitude: 1e+308 is above the maximum 1000000"});
+}
+
+TEST_CASE("outputs: a gradient beyond float32 refuses the normal and aspect maps, slope still says 90 degrees",
+          "[pipeline]") {
+  // Noise scaled to 1e30 height units at 1e12 m per unit on 1 micrometre
+  // cells: Horn's slopes overflow float32 everywhere. Clamped, every normal
+  // lay flat towards a diagonal and every aspect snapped to 45 + k x 90.
+  const auto preset = [](const char* map) {
+    json p = json::parse(R"({"size": 16, "cell_size": 1e-6, "height_scale": 1e12, "stages": [
+      {"type": "opensimplex", "feature_size": 4e-6, "octaves": 1}, {"type": "normalize", "mode": "min_max"},
+      {"type": "scale_bias", "scale": 1e30, "bias": 0}]})");
+    p["outputs"] = json::array({{{"map", map}, {"format", "r32"}, {"file", "m.r32"}}});
+    if (std::string(map) == "normal") p["outputs"][0] = {{"map", map}, {"format", "exr"}, {"file", "m.exr"}};
+    return pipeline::build(p);
+  };
+  for (const char* map : {"normal", "aspect"}) {
+    const pipeline p = preset(map);
+    try {
+      (void)encode_outputs(p, p.run_full(), 1);
+      FAIL(map << " was written");
+    } catch (const preset_error& e) {
+      REQUIRE(e.issues().size() == 1);
+      CHECK(e.issues()[0].path == std::string("outputs[0] (") + map + ")");
+      CHECK(e.issues()[0].message.find("Horn's gradient overflows float32 at 256 of 256 cells") == 0);
+    }
+  }
+  const pipeline slope = preset("slope");
+  const auto files = encode_outputs(slope, slope.run_full(), 1);
+  REQUIRE(files.size() == 1);
+  std::vector<float> degrees(256);
+  REQUIRE(files[0].bytes.size() == degrees.size() * 4);
+  std::memcpy(degrees.data(), files[0].bytes.data(), files[0].bytes.size());
+  CHECK(std::count(degrees.begin(), degrees.end(), 90.0f) > 200);
+
+  // Smooth heights as large, on 1 m cells at 1e9 m per unit: the height
+  // range's bound (1.5e39 m/m) cannot rule out an overflow, the gradient is
+  // computed, found finite (neighbours differ by a small part of the
+  // relief), and the maps are written.
+  json fine = json::parse(R"({"size": 16, "cell_size": 1, "height_scale": 1e9, "stages": [
+      {"type": "opensimplex", "feature_size": 64, "octaves": 1}, {"type": "normalize", "mode": "min_max"},
+      {"type": "scale_bias", "scale": 1e30, "bias": 0}]})");
+  fine["outputs"] = json::array({{{"map", "normal"}, {"format", "exr"}, {"file", "n.exr"}},
+                                 {{"map", "aspect"}, {"format", "r32"}, {"file", "a.r32"}}});
+  const pipeline big = pipeline::build(fine);
+  CHECK(encode_outputs(big, big.run_full(), 1).size() == 2);
 }
 
 TEST_CASE("preset: --set into an array that is not in the preset says to set it whole", "[pipeline]") {

@@ -3,6 +3,7 @@
 /// Local surface geometry from 3x3 neighbourhoods: Horn's gradient, slope,
 /// aspect and Zevenbergen-Thorne curvature, in physical units.
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,6 +59,15 @@ std::pair<int, int> horn_interior_span(const heightfield& h, int j, int x0, int 
 /// 0 <= x0 <= x0 + n <= width.
 void horn_gradient_row(const heightfield& h, double height_scale, edge_policy edges, int j, int x0, int n, float* east,
                        float* north);
+
+/// Cells of `h` whose Horn gradient (horn_gradient with `edges`) overflows
+/// float32: a slope beyond 3.4e38 m/m, from heights x height_scale far too
+/// large for the cell size. Derived maps cannot show such a cell (its
+/// downhill direction is lost: an aspect would snap to a diagonal, a normal
+/// lie flat towards one). Cheap when the height range rules it out (a bound
+/// on Horn's sums, edge extrapolation included); otherwise the gradient is
+/// computed once.
+std::size_t horn_gradient_overflows(const heightfield& h, double height_scale, edge_policy edges, int nthreads);
 
 /// Slope in degrees, atan(|gradient|), from 0 (flat) to < 90.
 float slope_degrees(float east, float north);
