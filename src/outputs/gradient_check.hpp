@@ -1,5 +1,5 @@
 #pragma once
-// The check the gradient-direction outputs (normal, aspect) make before
+// The check the gradient-direction outputs (normal, aspect, preview) make before
 // encoding. Private to the library.
 
 #include <string>
@@ -11,12 +11,13 @@
 namespace landform::detail {
 
 /// Throws non_finite_output_error (the pipeline names the output; exit 2)
-/// when Horn's gradient of the output's field overflows float32 at some cell
-/// (see horn_gradient_overflows): its downhill direction is lost, so a normal
-/// or an aspect there would be made up. Slope (90 degrees) and the preview
-/// stay meaningful and do not call this.
-inline void require_representable_gradient(const output_context& ctx, edge_policy edges) {
-  const std::size_t bad = horn_gradient_overflows(ctx.field, ctx.height_scale, edges, ctx.nthreads);
+/// when Horn's gradient of the output's field, heights in metres by
+/// `height_scale`, overflows float32 at some cell (see
+/// horn_gradient_overflows): its downhill direction is lost, so a normal,
+/// an aspect or a hillshade there would be made up. Slope (90 degrees)
+/// stays meaningful and does not call this.
+inline void require_representable_gradient(const output_context& ctx, edge_policy edges, double height_scale) {
+  const std::size_t bad = horn_gradient_overflows(ctx.field, height_scale, edges, ctx.nthreads);
   if (bad > 0) {
     throw non_finite_output_error("Horn's gradient overflows float32 at " + std::to_string(bad) + " of " +
                                   std::to_string(ctx.field.size()) +

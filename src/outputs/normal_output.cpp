@@ -87,7 +87,7 @@ void encode_channels(const output_context& ctx, edge_policy edges, const detail:
 }
 
 encoded_file encode_normal(const normal_options& o, const std::string& format, const output_context& ctx) {
-  detail::require_representable_gradient(ctx, o.edges);
+  detail::require_representable_gradient(ctx, o.edges, ctx.height_scale);
   detail::normal_params p;
   p.height_scale = ctx.height_scale;
   p.denom = 8.0 * ctx.field.placement().cell_size;

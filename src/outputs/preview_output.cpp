@@ -16,6 +16,7 @@
 #include "landform/outputs/ocean_rule.hpp"
 #include "landform/outputs/surface_outputs.hpp"
 #include "landform/outputs/water_output.hpp"
+#include "outputs/gradient_check.hpp"
 
 namespace landform {
 
@@ -171,6 +172,7 @@ void plan_water(preview_plan& plan) {
 }
 
 preview_plan plan_preview(const preview_options& o, const output_context& ctx) {
+  detail::require_representable_gradient(ctx, o.edges, ctx.height_scale * o.z_factor);
   preview_plan plan{o,
                     ctx,
                     o.stops.empty() ? builtin_ramp(o.ramp) : o.stops,

@@ -86,7 +86,7 @@ encoded_file encode_slope(const slope_options& o, const std::string& format, con
 }
 
 encoded_file encode_aspect(const aspect_options& o, const std::string& format, const output_context& ctx) {
-  detail::require_representable_gradient(ctx, o.edges);
+  detail::require_representable_gradient(ctx, o.edges, ctx.height_scale);
   surface_gradient g = horn_gradient(ctx.field, ctx.height_scale, o.edges, ctx.nthreads);
   const std::vector<float> east = ctx.take_window(std::move(g.east)), north = ctx.take_window(std::move(g.north));
   std::vector<float> values(east.size());

@@ -72,20 +72,22 @@ TEST_CASE("pipeline: a stage that produces NaN or infinity is named", "[pipeline
         std::vector<std::string>{"stages[0] (opensimplex).amplitude: 1e+308 is above the maximum 1000000"});
 }
 
-TEST_CASE("outputs: a gradient beyond float32 refuses the normal and aspect maps, slope still says 90 degrees",
+TEST_CASE("outputs: a gradient beyond float32 refuses the normal, aspect and preview maps, slope says 90 degrees",
           "[pipeline]") {
   // Noise scaled to 1e30 height units at 1e12 m per unit on 1 micrometre
   // cells: Horn's slopes overflow float32 everywhere. Clamped, every normal
-  // lay flat towards a diagonal and every aspect snapped to 45 + k x 90.
+  // lay flat towards a diagonal and every aspect snapped to 45 + k x 90; the
+  // preview was an even grey.
   const auto preset = [](const char* map) {
     json p = json::parse(R"({"size": 16, "cell_size": 1e-6, "height_scale": 1e12, "stages": [
       {"type": "opensimplex", "feature_size": 4e-6, "octaves": 1}, {"type": "normalize", "mode": "min_max"},
       {"type": "scale_bias", "scale": 1e30, "bias": 0}]})");
     p["outputs"] = json::array({{{"map", map}, {"format", "r32"}, {"file", "m.r32"}}});
     if (std::string(map) == "normal") p["outputs"][0] = {{"map", map}, {"format", "exr"}, {"file", "m.exr"}};
+    if (std::string(map) == "preview") p["outputs"][0] = {{"map", map}, {"format", "rgb8"}, {"file", "m.png"}};
     return pipeline::build(p);
   };
-  for (const char* map : {"normal", "aspect"}) {
+  for (const char* map : {"normal", "aspect", "preview"}) {
     const pipeline p = preset(map);
     try {
       (void)encode_outputs(p, p.run_full(), 1);
@@ -112,9 +114,10 @@ TEST_CASE("outputs: a gradient beyond float32 refuses the normal and aspect maps
       {"type": "opensimplex", "feature_size": 64, "octaves": 1}, {"type": "normalize", "mode": "min_max"},
       {"type": "scale_bias", "scale": 1e30, "bias": 0}]})");
   fine["outputs"] = json::array({{{"map", "normal"}, {"format", "exr"}, {"file", "n.exr"}},
-                                 {{"map", "aspect"}, {"format", "r32"}, {"file", "a.r32"}}});
+                                 {{"map", "aspect"}, {"format", "r32"}, {"file", "a.r32"}},
+                                 {{"map", "preview"}, {"format", "rgb8"}, {"file", "p.png"}}});
   const pipeline big = pipeline::build(fine);
-  CHECK(encode_outputs(big, big.run_full(), 1).size() == 2);
+  CHECK(encode_outputs(big, big.run_full(), 1).size() == 3);
 }
 
 TEST_CASE("preset: --set into an array that is not in the preset says to set it whole", "[pipeline]") {
