@@ -271,6 +271,16 @@ heightmap_samples decode_heightmap(const std::vector<std::uint8_t>& bytes, const
       std::memcpy(&out.values[k], &bits, sizeof bits);
     }
   }
+  if (!raw16) {
+    // Named here, at the file: downstream it would read as a stage whose
+    // parameters overflowed.
+    const auto bad = std::count_if(out.values.begin(), out.values.end(), [](float v) { return !std::isfinite(v); });
+    if (bad > 0) {
+      throw heightmap_decode_error(subject::file, name + " holds " + std::to_string(bad) + " of " +
+                                                      std::to_string(samples) +
+                                                      " samples that are not finite (NaN or infinity)");
+    }
+  }
   return out;
 }
 

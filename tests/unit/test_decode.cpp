@@ -123,3 +123,25 @@ TEST_CASE("decode: empty IDAT chunks are valid and change nothing", "[io][decode
   CHECK(got.height == expected.height);
   CHECK(got.values == expected.values);
 }
+
+TEST_CASE("decode: an r32 file holding NaN or infinity is refused, naming the file", "[io][decode]") {
+  // 2 x 2 little-endian floats: 0.5, NaN, 1.0, -inf.
+  const bytes file = {0x00, 0x00, 0x00, 0x3f, 0x00, 0x00, 0xc0, 0x7f, 0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x80, 0xff};
+  heightmap_request r;
+  r.encoding = heightmap_encoding::r32;
+  try {
+    (void)decode_heightmap(file, r, "\"h.r32\"");
+    FAIL("no heightmap_decode_error was thrown");
+  } catch (const heightmap_decode_error& e) {
+    CHECK(e.about() == heightmap_decode_error::subject::file);
+    CHECK(std::string(e.what()) == "\"h.r32\" holds 2 of 4 samples that are not finite (NaN or infinity)");
+  }
+  // The same file with finite samples decodes as stored.
+  bytes finite = file;
+  finite[6] = 0x40;  // NaN -> 3.0 (0x40400000)
+  finite[7] = 0x40;
+  finite[15] = 0xbf;  // -inf -> -1.0 (0xbf800000)
+  finite[14] = 0x80;
+  const heightmap_samples s = decode_heightmap(finite, r, "\"h.r32\"");
+  CHECK(s.values == std::vector<float>{0.5f, 3.0f, 1.0f, -1.0f});
+}

@@ -35,7 +35,8 @@ heightmap_encoding resolve_heightmap_encoding(heightmap_encoding encoding, const
 /// v / 255, 16-bit -> v / 65535 (colour converted to grey by stb_image's
 /// luminance), raw16 -> v / 65535, r32 as stored. `name` (e.g. the quoted
 /// path) starts the messages. Throws heightmap_decode_error for a malformed
-/// file or a size that does not match the request.
+/// file, a size that does not match the request, or an r32 sample that is
+/// NaN or infinite.
 heightmap_samples decode_heightmap(const std::vector<std::uint8_t>& bytes, const heightmap_request& request,
                                    const std::string& name);
 
