@@ -105,12 +105,12 @@ nlohmann::json parse_preset_text(std::string_view text, const std::string& sourc
   }
 }
 
-nlohmann::json load_preset_file(const std::filesystem::path& path) {
+nlohmann::json load_preset_file(const std::filesystem::path& path, std::string_view what) {
+  const std::string named = "cannot read " + std::string(what) + " '" + path.string() + "': ";
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw io_error("cannot read preset '" + path.string() + "': is a directory");
+  if (std::filesystem::is_directory(path, ec)) throw io_error(named + "is a directory");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw io_error("cannot read preset '" + path.string() + "': no such file or not readable");
+  if (!in) throw io_error(named + "no such file or not readable");
   std::ostringstream text;
   text << in.rdbuf();
   return parse_preset_text(text.str(), path.string());

@@ -140,7 +140,7 @@ std::pair<std::string, json> parse_variable_assignment(const std::string& assign
 }
 
 preset_variables load_variables_file(const std::filesystem::path& path) {
-  const json document = load_preset_file(path);
+  const json document = load_preset_file(path, "variables file");
   const std::string where = "--vars " + show_key(path.string());
   if (!document.is_object()) throw preset_error(where, "a variables file must be a JSON object {\"name\": value, ...}");
   preset_variables variables;

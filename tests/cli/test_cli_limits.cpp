@@ -52,6 +52,16 @@ TEST_CASE("cli: --max-seconds refuses a long preset with exit 2 and writes nothi
   CHECK(ok.err.empty());
 }
 
+TEST_CASE("cli: --max-seconds must be above 0, said in words", "[cli][limits]") {
+  for (const std::string value : {"0", "-5", "abc"}) {
+    const cli_result r = run_cli({"validate", "--max-seconds", value});
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    // CLI11's own check wrote DBL_MAX out in 309 digits.
+    CHECK(r.err == "landform: error: --max-seconds: must be a number above 0 (see landform --help)\n");
+  }
+}
+
 TEST_CASE("cli: a constant result builds with a warning", "[cli][limits]") {
   const temp_dir dir;
   const auto preset = dir.write("p.json", R"({"size": 16, "stages": [{"type": "constant", "value": 0.25}],

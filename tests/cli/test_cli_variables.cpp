@@ -134,6 +134,14 @@ TEST_CASE("cli variables: a --vars file, --var over it, --set after both", "[cli
     CHECK(b.err_lines() == std::vector<std::string>{"landform: error: --vars " + bad.string() +
                                                     ": a variables file must be a JSON object {\"name\": value, ...}"});
   }
+  SECTION("a variables file that is missing is called one") {
+    const auto preset = dir.write("preset.json", k_preset);
+    const std::string missing = (dir.path() / "none.json").string();
+    const cli_result b = run_cli({"validate", preset.string(), "--vars", missing});
+    CHECK(b.exit_code == 1);  // an I/O failure, as for a missing preset
+    CHECK(b.err_lines() == std::vector<std::string>{"landform: error: cannot read variables file '" + missing +
+                                                    "': no such file or not readable"});
+  }
 }
 
 TEST_CASE("substitute_variables: splicing, escapes and bad references", "[variables]") {

@@ -18,8 +18,9 @@ namespace landform {
 nlohmann::json parse_preset_text(std::string_view text, const std::string& source);
 
 /// Reads and parses a preset file. Throws io_error when it cannot be read and
-/// preset_error when it is not valid JSON.
-nlohmann::json load_preset_file(const std::filesystem::path& path);
+/// preset_error when it is not valid JSON. `what` names the file in the
+/// io_error ("cannot read preset '...'"; "variables file" for --vars).
+nlohmann::json load_preset_file(const std::filesystem::path& path, std::string_view what = "preset");
 
 /// Sets the value at a dotted path, e.g. `stages.2.magnitude` or `size`.
 /// Array elements are addressed by index; a missing object key is created.
