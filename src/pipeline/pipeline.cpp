@@ -578,11 +578,12 @@ void run_composed(const pipeline_stage& s, build_result& result, const stage_con
   }
   if (s.comp.mask) apply_mask(target, before, weights, heights.width(), ctx.nthreads);
   // NaN or infinity would poison every later stage and quantise to black:
-  // stop here and name the stage (its parameters overflowed float32).
+  // stop here and name the stage (its parameters, or the heights it was
+  // given, overflowed float32).
   if (!std::all_of(target.begin(), target.end(), [](float v) { return std::isfinite(v); })) {
     throw preset_error(s.path,
-                       "produced heights that are not finite (NaN or infinity); its parameters overflow "
-                       "float32 (for example a huge amplitude or weight)");
+                       "produced heights that are not finite (NaN or infinity); its parameters or the heights it "
+                       "was given overflow float32 (for example a huge amplitude or weight, or heights near 1e38)");
   }
   keep_side_layers(s, std::move(side), result);
 }
