@@ -366,15 +366,15 @@ void continue_margin(heightfield& g, int m, float lo, float hi) {
   const auto inner = [](int e, int n) { return n < 2 ? e : (e == 0 ? 1 : n - 2); };
   for (int y = m; y < m + ht; ++y) {
     for (int x = 0; x < gw; ++x) {
+      if (x >= m && x < m + w) continue;  // the map's own cell
       const auto [mx, ex] = odd_mirror(x - m, w);
-      if (mx == ex) continue;
       g.at(x, y) =
           continued_height(g.at(ex + m, y), g.at(inner(ex, w) + m, y), g.at(mx + m, y), std::abs(x - m - ex), lo, hi);
     }
   }
   for (int y = 0; y < gh; ++y) {
+    if (y >= m && y < m + ht) continue;  // a row of the map
     const auto [my, ey] = odd_mirror(y - m, ht);
-    if (my == ey) continue;
     for (int x = 0; x < gw; ++x)
       g.at(x, y) =
           continued_height(g.at(x, ey + m), g.at(x, inner(ey, ht) + m), g.at(x, my + m), std::abs(y - m - ey), lo, hi);
@@ -432,7 +432,8 @@ hydraulic_erosion_result apply_hydraulic_erosion(heightfield& h, const hydraulic
   // tiny map jump: 0 droplets at 0.12 per cell, twice the density at 0.13).
   const double grown_cells = static_cast<double>(w + 2 * m) * static_cast<double>(ht + 2 * m);
   const auto grown_total = static_cast<std::uint64_t>(std::llround(p.droplet_density(h.size()) * grown_cells));
-  if (w < 2 || ht < 2 || grown_total == 0) {
+  // (A map one cell wide runs too: its grown copy is the margin wide.)
+  if (grown_total == 0) {
     if (maps != nullptr) make_view(h, maps);
     return to_result(droplet::droplet_totals{});
   }

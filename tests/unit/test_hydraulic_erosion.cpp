@@ -141,6 +141,31 @@ TEST_CASE("hydraulic_erosion: droplet count from density or total", "[stages][hy
   CHECK(r.droplets == 165);
 }
 
+TEST_CASE("hydraulic_erosion: a map one cell wide erodes as a strip of a wider world", "[stages][hydraulic_erosion]") {
+  // 1 x 48 and 48 x 1 cells of a slope: the margin (8 cells each side)
+  // continues the single column (row) sideways as it stands, so the grown
+  // map is the slope 17 cells wide and droplets run down it. (The map was
+  // left as it was, with no droplets, and the margin beside a one-cell line
+  // was never written.)
+  for (const bool tall : {true, false}) {
+    const int w = tall ? 1 : 48, ht = tall ? 48 : 1;
+    heightfield h = make_field(w, ht);
+    for (int k = 0; k < 48; ++k) h.values()[static_cast<std::size_t>(k)] = 0.02f * static_cast<float>(k);
+    const heightfield before = h;
+    const auto r = apply_hydraulic_erosion(h, hydraulic_erosion_params{}, make_ctx(w, ht));
+    INFO((tall ? "1 x 48" : "48 x 1"));
+    CHECK(r.droplets == static_cast<std::uint64_t>((w + 16) * (ht + 16)));
+    CHECK(r.eroded > 0.0);
+    double changed = 0.0;
+    for (std::size_t k = 0; k < h.size(); ++k) {
+      REQUIRE(std::isfinite(h.values()[k]));
+      changed += std::abs(static_cast<double>(h.values()[k]) - before.values()[k]);
+    }
+    CHECK(changed > 0.0);
+    CHECK(*std::max_element(h.values().begin(), h.values().end()) <= 0.02f * 47.0f);
+  }
+}
+
 TEST_CASE("hydraulic_erosion: a tiny map rains at the density asked, margin included", "[stages][hydraulic_erosion]") {
   // A 2 x 2 map grows by the disc's 8 cells each side to 18 x 18 = 324
   // cells. The count comes from the density on those cells: rounding the

@@ -227,7 +227,8 @@ hydraulic_erosion_params hydraulic_erosion_grid_params(const hydraulic_erosion_p
 /// as on a larger world, so the outer cells erode like the rest (without it
 /// the outer column eroded 0.55 to 0.63 times as much and stood as a rim).
 /// Cost: the margin's droplets, (1 + 2 x margin / side)^2 times the map's
-/// (1.27 at 512^2 with the defaults, 1.03 at 4096^2, at most 1.56).
+/// (1.27 at 512^2 with the defaults, 1.03 at 4096^2, at most 1.56 from 64
+/// cells a side; on smaller maps the disc-sized margin dwarfs the map).
 ///
 /// @pre the heightfield holds finite values.
 /// @post heights stay finite, at most the highest they started from and at
