@@ -94,8 +94,16 @@ int build_seed_variants(const json& preset, const std::filesystem::path& base_di
       v.preset_sha256 = preset_hash(p.canonical());
       v.preview_options = preview_options_of(p);
       const output_context ctx = output_context_for(p, result, settings.threads);
-      v.picture = {v.seed, ctx.width, ctx.height,
-                   preview_pixels(v.preview_options.is_null() ? json::object() : v.preview_options, ctx)};
+      std::vector<std::uint8_t> pixels;
+      try {
+        pixels = preview_pixels(v.preview_options.is_null() ? json::object() : v.preview_options, ctx);
+      } catch (const non_finite_output_error& e) {
+        // The seed's own outputs are written; only its thumbnail has no picture.
+        std::cerr << "landform: warning: seed " << v.seed << ": contact sheet thumbnail left grey: " << e.what()
+                  << '\n';
+        pixels.assign(static_cast<std::size_t>(ctx.width) * static_cast<std::size_t>(ctx.height) * 3, 128);
+      }
+      v.picture = {v.seed, ctx.width, ctx.height, std::move(pixels)};
     };
     const int code = build_into(with_seed(preset, seed), base_dir, s, keep);
     if (code != k_exit_ok) return code;

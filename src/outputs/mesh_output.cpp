@@ -2,11 +2,15 @@
 
 #include "landform/outputs/mesh_output.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "landform/derive/mesh_simplify.hpp"
 #include "landform/derive/terrain_mesh.hpp"
 #include "landform/io/encode_glb.hpp"
+#include "outputs/gradient_check.hpp"
 
 namespace landform {
 
@@ -83,6 +87,13 @@ json mesh_facts(const mesh_options& o, const mesh_grid& g, const simplify_result
 }
 
 encoded_file encode_mesh(const mesh_options& o, const std::string&, const output_context& ctx) {
+  // Vertex heights in float32 metres, normals from Horn's gradient.
+  const auto [lo, hi] = std::minmax_element(ctx.field.values().begin(), ctx.field.values().end());
+  if (std::max(std::abs(static_cast<double>(*lo)), std::abs(static_cast<double>(*hi))) * ctx.height_scale >
+      static_cast<double>(std::numeric_limits<float>::max())) {
+    throw non_finite_output_error("vertex heights (height x height_scale) overflow float32");
+  }
+  detail::require_representable_gradient(ctx, edge_policy::extrapolate, ctx.height_scale);
   const mesh_grid grid = vertex_grid(ctx);
   terrain_mesh mesh = grid_mesh(ctx.field, grid, ctx.height_scale, ctx.nthreads);
   simplify_result s;

@@ -172,7 +172,10 @@ void plan_water(preview_plan& plan) {
 }
 
 preview_plan plan_preview(const preview_options& o, const output_context& ctx) {
-  detail::require_representable_gradient(ctx, o.edges, ctx.height_scale * o.z_factor);
+  // Colours alone (hillshade 0) do not use the gradient.
+  if (o.hillshade > 0.0)
+    detail::require_representable_gradient(ctx, o.edges, ctx.height_scale * o.z_factor,
+                                           "height x height_scale x z_factor");
   preview_plan plan{o,
                     ctx,
                     o.stops.empty() ? builtin_ramp(o.ramp) : o.stops,

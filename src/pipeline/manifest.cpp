@@ -353,8 +353,9 @@ encoded_file encode_one(const output_spec& spec, std::size_t index, output_conte
   try {
     return spec.kind->encode(spec.options, spec.format, ctx);
   } catch (const non_finite_output_error& e) {
-    throw preset_error(
-        where, std::string(e.what()) + "; the map overflows float32 (a tiny cell_size or a huge height_scale?)");
+    throw preset_error(where, std::string(e.what()) +
+                                  "; the map overflows float32 (a tiny cell_size, a huge height_scale or a huge scale "
+                                  "option of this output?)");
   } catch (const output_option_error& e) {
     throw preset_error(where + "." + e.option(), e.what());
   }

@@ -142,3 +142,24 @@ TEST_CASE("cli build --seeds: a list, the preset's own preview, and bad lists", 
     CHECK_FALSE(fs::exists(dir / "out"));
   }
 }
+
+TEST_CASE("cli build --seeds: a seed whose preview cannot be shaded gets a grey thumbnail, its outputs are written",
+          "[cli][seeds]") {
+  // Horn's slopes pass float32 here (1e30 units at 1e12 m each on 1 um
+  // cells): the slope map is written (90 degrees), the contact sheet's
+  // shaded thumbnail cannot be, so it is grey and a warning says why. (The
+  // whole build failed with exit 1 and no name.)
+  const temp_dir dir;
+  const auto preset = dir.write("p.json", R"({"landform": 1, "size": 16, "cell_size": 1e-6, "height_scale": 1e12,
+    "stages": [{"type": "opensimplex", "feature_size": 4e-6, "octaves": 1}, {"type": "normalize"},
+               {"type": "scale_bias", "scale": 1e30, "bias": 0}],
+    "outputs": [{"map": "slope", "format": "r32", "file": "s.r32"}]})");
+  const cli_result r = build(preset, dir / "out", {"--seeds", "1..2"});
+  INFO(describe(r));
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("landform: warning: seed 1: contact sheet thumbnail left grey: ") == 0);
+  CHECK(r.err.find("landform: warning: seed 2: contact sheet thumbnail left grey: ") != std::string::npos);
+  CHECK(list_tree(dir / "out") == std::vector<std::string>{"contact_sheet.png", "index.json", "seed-1",
+                                                           "seed-1/manifest.json", "seed-1/s.r32", "seed-2",
+                                                           "seed-2/manifest.json", "seed-2/s.r32"});
+}

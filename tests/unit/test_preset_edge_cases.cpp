@@ -72,7 +72,7 @@ TEST_CASE("pipeline: a stage that produces NaN or infinity is named", "[pipeline
         std::vector<std::string>{"stages[0] (opensimplex).amplitude: 1e+308 is above the maximum 1000000"});
 }
 
-TEST_CASE("outputs: a gradient beyond float32 refuses the normal, aspect and preview maps, slope says 90 degrees",
+TEST_CASE("outputs: a gradient beyond float32 refuses normal, aspect, preview and mesh; slope says 90 degrees",
           "[pipeline]") {
   // Noise scaled to 1e30 height units at 1e12 m per unit on 1 micrometre
   // cells: Horn's slopes overflow float32 everywhere. Clamped, every normal
@@ -85,9 +85,10 @@ TEST_CASE("outputs: a gradient beyond float32 refuses the normal, aspect and pre
     p["outputs"] = json::array({{{"map", map}, {"format", "r32"}, {"file", "m.r32"}}});
     if (std::string(map) == "normal") p["outputs"][0] = {{"map", map}, {"format", "exr"}, {"file", "m.exr"}};
     if (std::string(map) == "preview") p["outputs"][0] = {{"map", map}, {"format", "rgb8"}, {"file", "m.png"}};
+    if (std::string(map) == "mesh") p["outputs"][0] = {{"map", map}, {"file", "m.glb"}};
     return pipeline::build(p);
   };
-  for (const char* map : {"normal", "aspect", "preview"}) {
+  for (const char* map : {"normal", "aspect", "preview", "mesh"}) {
     const pipeline p = preset(map);
     try {
       (void)encode_outputs(p, p.run_full(), 1);
@@ -95,9 +96,30 @@ TEST_CASE("outputs: a gradient beyond float32 refuses the normal, aspect and pre
     } catch (const preset_error& e) {
       REQUIRE(e.issues().size() == 1);
       CHECK(e.issues()[0].path == std::string("outputs[0] (") + map + ")");
-      CHECK(e.issues()[0].message.find("Horn's gradient overflows float32 at 256 of 256 cells") == 0);
+      // (The mesh's vertex heights, 1e42 m, overflow before its normals.)
+      const bool mesh = std::string(map) == "mesh";
+      CHECK(e.issues()[0].message.find(mesh ? "vertex heights (height x height_scale) overflow float32"
+                                            : "overflows float32 at 256 of the 256 cells read") != std::string::npos);
     }
   }
+  // At 1e5 m per unit the mesh's vertex heights (1e35 m) fit, its normals do not.
+  json mesh_normals = preset("mesh").canonical();
+  mesh_normals["height_scale"] = 1e5;
+  const pipeline m = pipeline::build(mesh_normals);
+  try {
+    (void)encode_outputs(m, m.run_full(), 1);
+    FAIL("the mesh was written");
+  } catch (const preset_error& e) {
+    CHECK(e.issues()[0].message.find("a component of Horn's gradient (height x height_scale per metre) overflows") ==
+          0);
+  }
+
+  // The preview's colours alone do not need the gradient.
+  json colours = preset("preview").canonical();
+  colours["outputs"][0]["hillshade"] = 0;
+  const pipeline flat_shaded = pipeline::build(colours);
+  CHECK(encode_outputs(flat_shaded, flat_shaded.run_full(), 1).size() == 1);
+
   const pipeline slope = preset("slope");
   const auto files = encode_outputs(slope, slope.run_full(), 1);
   REQUIRE(files.size() == 1);
@@ -118,6 +140,7 @@ TEST_CASE("outputs: a gradient beyond float32 refuses the normal, aspect and pre
                                  {{"map", "preview"}, {"format", "rgb8"}, {"file", "p.png"}}});
   const pipeline big = pipeline::build(fine);
   CHECK(encode_outputs(big, big.run_full(), 1).size() == 3);
+  // (A mesh of it would not: its vertex heights, 1e39 m, pass float32.)
 }
 
 TEST_CASE("preset: --set into an array that is not in the preset says to set it whole", "[pipeline]") {
