@@ -354,7 +354,7 @@ inline cell_change deposit_level(const field_view& f, const erosion_brush& brush
     }
   // Sorted by rank counting: branch-free, where std::sort's branches
   // mispredicted on most calls (equal heights ordered by index).
-  float sorted[k_cells];
+  float sorted[k_cells] = {};  // (only the first n are read; zeroed for -O1 -Wmaybe-uninitialized)
   for (int i = 0; i < n; ++i) {
     int rank = 0;
     for (int j = 0; j < n; ++j)
