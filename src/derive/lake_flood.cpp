@@ -111,19 +111,21 @@ void collect_seeds(const std::uint8_t* region, const std::vector<std::uint32_t>&
     if (region[c] == 0) continue;
     for_each_neighbour(static_cast<std::uint32_t>(c), width, height, off, [&](std::uint32_t m) {
       if (region[m] != 0) return;
-      // The first flagged neighbour of m in index order is c, or m was met before.
+      // The first flagged neighbour of m in index order is c, or m was met
+      // before (most shore cells touch several lake cells: the shards are
+      // gathered at the first only).
       bool first = true;
+      for_each_neighbour(m, width, height, off, [&](std::uint32_t k) { first = first && (k >= c || region[k] == 0); });
+      if (!first) return;
       std::array<std::uint8_t, 8> shards{};
       std::size_t count = 0;
       for_each_neighbour(m, width, height, off, [&](std::uint32_t k) {
         if (region[k] == 0) return;
-        first = first && k >= c;
         const std::uint8_t s = shard_of_basin[basin[k]];
         if (std::find(shards.begin(), shards.begin() + static_cast<std::ptrdiff_t>(count), s) ==
             shards.begin() + static_cast<std::ptrdiff_t>(count))
           shards[count++] = s;
       });
-      if (!first) return;
       for (std::size_t k = 0; k < count; ++k) out[shards[k]].push_back(m);
     });
   }

@@ -17,6 +17,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
+#include <utility>
 #include <vector>
 
 #include "landform/core/layer_set.hpp"
@@ -279,6 +281,87 @@ TEST_CASE("flow_routing: route_depression_free_d8 on a reused graph equals fresh
     flow_graph whole;
     compute_receivers_d8(z, w, h, 10.0, whole);
     REQUIRE(reused.receiver == whole.receiver);
+  }
+}
+
+namespace {
+
+// D8 receivers read straight from their definition: every neighbour's drop
+// per cell length in neighbour order, the first strictly steepest wins.
+std::vector<std::uint32_t> naive_receivers(const std::vector<double>& z, int w, int h, const std::uint8_t* outlets) {
+  std::vector<std::uint32_t> receiver(z.size());
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const auto c = static_cast<std::size_t>(y * w + x);
+      receiver[c] = static_cast<std::uint32_t>(c);
+      if (x == 0 || y == 0 || x == w - 1 || y == h - 1 || (outlets && outlets[c])) continue;
+      double best = 0.0;
+      for (std::size_t k = 0; k < 8; ++k) {
+        const auto m = static_cast<std::size_t>((y + k_flow_dy[k]) * w + x + k_flow_dx[k]);
+        const double s = (z[c] - z[m]) * (k % 2 == 0 ? 1.0 : 1.0 / std::numbers::sqrt2);
+        if (s > best) {
+          best = s;
+          receiver[c] = static_cast<std::uint32_t>(m);
+        }
+      }
+    }
+  }
+  return receiver;
+}
+
+// The stack by its definition: a depth-first walk from each base node in
+// index order, a node's donors (neighbours inside the grid whose receiver it
+// is) pushed in neighbour order.
+std::vector<std::uint32_t> naive_stack(const std::vector<std::uint32_t>& receiver, int w, int h) {
+  std::vector<std::uint32_t> stack, todo;
+  for (std::uint32_t b = 0; b < receiver.size(); ++b) {
+    if (receiver[b] != b) continue;
+    todo.push_back(b);
+    while (!todo.empty()) {
+      const std::uint32_t c = todo.back();
+      todo.pop_back();
+      stack.push_back(c);
+      const int x = static_cast<int>(c) % w, y = static_cast<int>(c) / w;
+      for (std::size_t k = 0; k < 8; ++k) {
+        const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
+        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+        const auto d = static_cast<std::uint32_t>(ny * w + nx);
+        if (receiver[d] == c) todo.push_back(d);
+      }
+    }
+  }
+  return stack;
+}
+
+}  // namespace
+
+TEST_CASE("flow_routing: receivers and stack equal their definitions, with ties, flats, outlets and thin grids",
+          "[stages][stream_power]") {
+  // Heights on 4 levels, so equal drops (ties between neighbours) and flats
+  // are common; some interior outlets; grids down to one cell wide.
+  for (const auto& [w, h] :
+       {std::pair{37, 29}, std::pair{3, 17}, std::pair{16, 3}, std::pair{1, 9}, std::pair{2, 2}, std::pair{130, 70}}) {
+    std::vector<double> z = noise_grid(w, h, 4.0, static_cast<std::uint64_t>(w * 1000 + h));
+    for (double& v : z) v = std::floor(v);
+    std::vector<std::uint8_t> outlets(z.size(), 0);
+    for (std::size_t c = 0; c < z.size(); c += 23) outlets[c] = 1;
+    const std::uint8_t* with_outlets = outlets.data();
+    for (const std::uint8_t* mask : {static_cast<const std::uint8_t*>(nullptr), with_outlets}) {
+      for (const int threads : {1, 2}) {
+        flow_graph g;
+        compute_receivers_d8(z, w, h, 10.0, g, threads, mask);
+        REQUIRE(g.receiver == naive_receivers(z, w, h, mask));
+        compute_stack(g, threads);
+        REQUIRE(g.stack == naive_stack(g.receiver, w, h));
+        // And after the routing has flooded the pits (receivers of the
+        // flooded nodes recomputed only).
+        std::vector<double> filled = z;
+        flow_graph routed;
+        route_depression_free_d8(filled, w, h, 10.0, routed, threads, mask);
+        REQUIRE(routed.receiver == naive_receivers(filled, w, h, mask));
+        REQUIRE(routed.stack == naive_stack(routed.receiver, w, h));
+      }
+    }
   }
 }
 

@@ -67,6 +67,9 @@ struct flow_graph {
   std::vector<std::uint32_t> base_part;
   /// Working storage of compute_stack(): the base nodes found per band of rows.
   std::vector<std::vector<std::uint32_t>> band_bases;
+  /// Working storage of compute_stack() (width x height): bit k of a node's
+  /// byte is set when its neighbour k (derive/flow.hpp's order) is a donor.
+  std::vector<std::uint8_t> donor_mask;
   /// Working storage of route_depression_free_d8() (width x height once
   /// used): the pit basin of each node at the last call (0 = drains to the
   /// border) and the flags of the nodes it flooded.
