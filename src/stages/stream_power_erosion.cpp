@@ -214,7 +214,7 @@ void stream_power_model::step(double dt) {
   route_depression_free_d8(m_z, w, ht, m_cell_size, m_graph, m_nthreads, base);
   check_stop();
   if (m_p.routing == routing_method::mfd)
-    m_area = drainage_area_mfd(m_z, w, ht, m_cell_size, 1.1, base, channel_head_area());
+    m_area = drainage_area_mfd(m_z, w, ht, m_cell_size, 1.1, base, channel_head_area(), m_nthreads);
   else
     drainage_area_d8(m_graph, m_cell_size, m_area, m_nthreads);
   check_stop();

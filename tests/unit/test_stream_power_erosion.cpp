@@ -12,12 +12,15 @@
 #include "stage_checks.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <numbers>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -192,6 +195,92 @@ TEST_CASE("flow_routing: Priority-Flood fill drains a pit, MFD conserves area", 
                       "drainage_area_mfd: interior node (1, 1) has no lower neighbour; fill depressions first");
 }
 
+namespace {
+
+// Freeman's MFD as first written (one node at a time, its weights computed
+// as it passes its area on): the oracle the chunked, parallel weights must
+// equal bit for bit.
+std::vector<double> naive_mfd(const std::vector<double>& z, int w, int h, double cell, double p,
+                              const std::uint8_t* outlets, double channel_area) {
+  const std::size_t n = z.size();
+  const auto inner = [&](std::size_t c) {
+    const int x = static_cast<int>(c) % w, y = static_cast<int>(c) / w;
+    return x > 0 && y > 0 && x < w - 1 && y < h - 1 && !(outlets && outlets[c]);
+  };
+  const auto neighbour = [&](std::size_t c, std::size_t k) {
+    return static_cast<std::size_t>(static_cast<int>(c) + k_flow_dx[k] + k_flow_dy[k] * w);
+  };
+  std::vector<int> pending(n, 0);
+  for (std::size_t c = 0; c < n; ++c) {
+    if (!inner(c)) continue;
+    for (std::size_t k = 0; k < 8; ++k) pending[neighbour(c, k)] += z[neighbour(c, k)] < z[c] ? 1 : 0;
+  }
+  std::vector<double> area(n, cell * cell);
+  std::vector<std::size_t> ready;
+  for (std::size_t source = 0; source < n; ++source) {
+    if (pending[source] != 0) continue;
+    pending[source] = -1;
+    ready.push_back(source);
+    while (!ready.empty()) {
+      const std::size_t c = ready.back();
+      ready.pop_back();
+      if (!inner(c)) continue;
+      std::array<double, 8> weight{};
+      double total = 0.0;
+      for (std::size_t k = 0; k < 8; ++k) {
+        const double drop = z[c] - z[neighbour(c, k)];
+        weight[k] = drop > 0.0 ? std::pow(k % 2 == 0 ? drop : drop * (1.0 / std::numbers::sqrt2), p) : 0.0;
+        total += weight[k];
+      }
+      if (channel_area > 0.0 && area[c] >= channel_area) {
+        std::size_t best = 0;
+        for (std::size_t k = 1; k < 8; ++k) best = weight[k] > weight[best] ? k : best;
+        const double kept = weight[best];
+        weight.fill(0.0);
+        weight[best] = kept;
+        total = kept;
+      }
+      for (std::size_t k = 0; k < 8; ++k) {
+        const std::size_t m = neighbour(c, k);
+        if (!(z[c] - z[m] > 0.0)) continue;
+        area[m] += total > 0.0 ? area[c] * (weight[k] / total) : 0.0;
+        if (--pending[m] == 0) {
+          pending[m] = -1;
+          ready.push_back(m);
+        }
+      }
+    }
+  }
+  return area;
+}
+
+}  // namespace
+
+TEST_CASE("flow_routing: MFD equals its one-node-at-a-time definition bit for bit, for any thread count",
+          "[stages][stream_power]") {
+  // 41,377 nodes: two chunks of the parallel weights. Plain and hybrid
+  // routing, with and without interior outlets.
+  const int w = 257, h = 161;
+  std::vector<double> z = noise_grid(w, h, 50.0, 77);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) z[static_cast<std::size_t>(y * w + x)] += 0.2 * std::abs(x - w / 2) + 0.1 * y;
+  std::vector<std::uint8_t> outlets(z.size(), 0);
+  for (std::size_t c = 1000; c < z.size(); c += 4099) outlets[c] = 1;
+  const std::uint8_t* with_outlets = outlets.data();
+  for (const std::uint8_t* mask : {static_cast<const std::uint8_t*>(nullptr), with_outlets}) {
+    std::vector<double> filled = z;
+    flow_graph graph;
+    route_depression_free_d8(filled, w, h, 10.0, graph, 1, mask);
+    for (const double channel : {0.0, 2e4}) {
+      const std::vector<double> expected = naive_mfd(filled, w, h, 10.0, 1.1, mask, channel);
+      for (const int threads : {1, 2, 3}) {
+        CAPTURE(channel, threads, mask != nullptr);
+        REQUIRE(drainage_area_mfd(filled, w, h, 10.0, 1.1, mask, channel, threads) == expected);
+      }
+    }
+  }
+}
+
 TEST_CASE("flow_routing: hybrid MFD keeps channel flow in one thread of cells, conserving area",
           "[stages][stream_power]") {
   // A plane of 9 x 12 cells of 10 m falling 0.5 m per row to the north and
@@ -258,6 +347,32 @@ TEST_CASE("flow_routing: route_depression_free_d8 fills only depressions, to the
   const std::vector<double> drained = z;
   REQUIRE(route_depression_free_d8(z, w, h, 10.0, g) == 0);
   REQUIRE(z == drained);
+}
+
+TEST_CASE("flow_routing: a flat at the largest double cannot be filled: an error, not an endless loop",
+          "[stages][stream_power]") {
+  // Each raised node must sit one ulp above the node that reached it; above
+  // the largest double that is infinity, and the routing used to try again
+  // for ever.
+  std::vector<double> flat(7 * 6, std::numeric_limits<double>::max());
+  // A reviewer's grid near the largest double (a few ulps apart).
+  const int levels[7][7] = {{1, 1, 3, 2, 2, 3, 2}, {2, 2, 1, 3, 0, 1, 3}, {0, 2, 0, 1, 0, 0, 3}, {0, 0, 3, 3, 3, 2, 0},
+                            {1, 0, 0, 3, 1, 3, 2}, {3, 0, 2, 1, 1, 3, 2}, {0, 1, 1, 0, 0, 3, 1}};
+  std::vector<double> steps(7 * 7);
+  for (std::size_t c = 0; c < steps.size(); ++c) {
+    double v = std::numeric_limits<double>::max();
+    for (int k = 0; k < levels[c / 7][c % 7]; ++k) v = std::nextafter(v, 0.0);
+    steps[c] = v;
+  }
+  flow_graph g;
+  for (const int threads : {1, 2}) {
+    for (const auto& [z, w, h] : {std::tuple{flat, 7, 6}, std::tuple{steps, 7, 7}}) {
+      std::vector<double> copy = z;
+      REQUIRE_THROWS_WITH(
+          route_depression_free_d8(copy, w, h, 1.0, g, threads),
+          Catch::Contains("filling the depressions overflowed the largest double") && Catch::Contains("is not finite"));
+    }
+  }
 }
 
 TEST_CASE("flow_routing: route_depression_free_d8 on a reused graph equals fresh routing, receivers equal a full pass",

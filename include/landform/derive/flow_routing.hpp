@@ -183,7 +183,9 @@ void for_each_stack_part(const flow_graph& graph, int nthreads,
 ///          sea): they are never raised, and a lake spills to them as to the
 ///          border
 /// @return the number of nodes raised
-/// @throws std::invalid_argument as compute_receivers_d8() and priority_flood_fill()
+/// @throws std::invalid_argument as compute_receivers_d8() and priority_flood_fill(),
+///         and when filling would raise a node past the largest double
+///         (heights within a few ulps of 1.8e308)
 /// Determinism: the result depends only on `z`, not on `nthreads`.
 std::size_t route_depression_free_d8(std::vector<double>& z, int width, int height, double cell_size, flow_graph& graph,
                                      int nthreads = 1, const std::uint8_t* outlets = nullptr);
@@ -207,7 +209,11 @@ void drainage_area_d8(const flow_graph& graph, double cell_size, std::vector<dou
 /// are outlets and pass nothing on. The heights must be
 /// depression-free (priority_flood_fill()) so that every interior node has a
 /// lower neighbour; the order is Kahn's topological sort over the graph of
-/// lower neighbours, sources in index order. Serial.
+/// lower neighbours, sources in index order. The weights (a pow per lower
+/// neighbour, most of the work) depend on the heights alone: they are
+/// computed on up to `nthreads` threads for chunks of that order, and the
+/// areas are then passed on serially in order, so every sum is made in the
+/// same order and the result is the same for any thread count.
 ///
 /// With `channel_area` > 0 the routing is Pelletier's (2010) hybrid: a node
 /// whose accumulated area reaches it is a channel and passes everything to
@@ -217,11 +223,12 @@ void drainage_area_d8(const flow_graph& graph, double cell_size, std::vector<dou
 ///
 /// @param z width x height heights in metres, row-major, depression-free
 /// @param channel_area m^2; 0 = MFD everywhere
+/// @param nthreads 0 = all cores, 1 = serial
 /// @return width x height areas (>= cell_size^2), row-major
 /// @throws std::invalid_argument for a size mismatch, cell_size <= 0 or
 ///         exponent <= 0; std::logic_error for an interior pit
 std::vector<double> drainage_area_mfd(const std::vector<double>& z, int width, int height, double cell_size,
                                       double exponent = 1.1, const std::uint8_t* outlets = nullptr,
-                                      double channel_area = 0.0);
+                                      double channel_area = 0.0, int nthreads = 1);
 
 }  // namespace landform
