@@ -68,7 +68,12 @@ void check_finite(const std::vector<double>& z, int width, int height, int nthre
 std::size_t priority_flood_fill(std::vector<double>& z, int width, int height) {
   check_grid(z.size(), width, height, "priority_flood_fill");
   check_finite(z, width, height, 1, "priority_flood_fill");
-  return detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out);
+  const std::size_t raised = detail::priority_flood_epsilon(z, width, height, detail::flood_ties::last_in_first_out);
+  // A node raised one ulp above the largest double became infinity: no
+  // longer a height to hand back.
+  if (raised > 0)
+    check_finite(z, width, height, 1, "priority_flood_fill: filling the depressions overflowed the largest double");
+  return raised;
 }
 
 namespace {
@@ -101,6 +106,11 @@ struct d8_kernel {
     return static_cast<std::uint32_t>(to);
   }
 
+  // The receiver of interior node c: itself at an outlet, else the steepest.
+  [[nodiscard]] std::uint32_t interior(std::size_t c) const {
+    return (outlets && outlets[c]) ? static_cast<std::uint32_t>(c) : steepest(c);
+  }
+
   // The nodes of row y with a flagged node among themselves and their
   // neighbours (the others' heights and their neighbours' are unchanged).
   // Border nodes are outlets whatever their heights: never computed again.
@@ -111,7 +121,7 @@ struct d8_kernel {
     for (std::size_t c = begin + 1; c + 1 < begin + static_cast<std::size_t>(width); ++c) {
       const std::uint8_t* f = flagged + c;
       const unsigned touched = f[-w - 1] | f[-w] | f[-w + 1] | f[-1] | f[0] | f[1] | f[w - 1] | f[w] | f[w + 1];
-      if (touched != 0) graph.receiver[c] = (outlets && outlets[c]) ? static_cast<std::uint32_t>(c) : steepest(c);
+      if (touched != 0) graph.receiver[c] = interior(c);
     }
   }
 
@@ -127,8 +137,9 @@ struct d8_kernel {
     const std::size_t end = begin + static_cast<std::size_t>(width) - 1;
     self(begin);
     self(end);
+    // (Without outlets, the loop tests no flag: every node of a full pass.)
     if (outlets) {
-      for (std::size_t c = begin + 1; c < end; ++c) out[c] = outlets[c] ? static_cast<std::uint32_t>(c) : steepest(c);
+      for (std::size_t c = begin + 1; c < end; ++c) out[c] = interior(c);
     } else {
       for (std::size_t c = begin + 1; c < end; ++c) out[c] = steepest(c);
     }
@@ -208,14 +219,9 @@ void collect_donor_masks(flow_graph& graph, int nthreads) {
   const std::uint32_t* receiver = graph.receiver.data();
   std::uint8_t* mask = graph.donor_mask.data();
   const auto edge_node = [&](std::size_t c) {
-    const auto x = static_cast<int>(c % static_cast<std::size_t>(width));
-    const auto y = static_cast<int>(c / static_cast<std::size_t>(width));
     unsigned bits = 0;
-    for (std::size_t k = 0; k < 8; ++k) {
-      const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
-      if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-      bits |= (receiver[static_cast<std::ptrdiff_t>(c) + off[k]] == c ? 1u : 0u) << k;
-    }
+    detail::for_each_neighbour(static_cast<std::uint32_t>(c), width, height, off,
+                               [&](std::uint32_t m, std::size_t k) { bits |= (receiver[m] == c ? 1u : 0u) << k; });
     mask[c] = static_cast<std::uint8_t>(bits);
   };
   parallel_rows(height, nthreads, [&](int y0, int y1) {

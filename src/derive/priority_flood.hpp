@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "landform/derive/flow.hpp"
@@ -37,7 +38,8 @@ inline std::array<std::ptrdiff_t, 8> neighbour_offsets(int width) {
 }
 
 /// Calls fn(m) for each neighbour m of cell c inside the width x height grid,
-/// in neighbour-code order; `off` from neighbour_offsets(width).
+/// in neighbour-code order, or fn(m, k) with k its neighbour code when fn
+/// takes two arguments; `off` from neighbour_offsets(width).
 template <class Fn>
 void for_each_neighbour(std::uint32_t c, int width, int height, const std::array<std::ptrdiff_t, 8>& off, Fn&& fn) {
   const int x = static_cast<int>(c % static_cast<std::uint32_t>(width));
@@ -48,7 +50,12 @@ void for_each_neighbour(std::uint32_t c, int width, int height, const std::array
       const int nx = x + k_flow_dx[k], ny = y + k_flow_dy[k];
       if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
     }
-    fn(static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[k]));
+    const auto m = static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(c) + off[k]);
+    if constexpr (std::is_invocable_v<Fn&, std::uint32_t, std::size_t>) {
+      fn(m, k);
+    } else {
+      fn(m);
+    }
   }
 }
 

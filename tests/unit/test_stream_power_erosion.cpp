@@ -373,6 +373,14 @@ TEST_CASE("flow_routing: a flat at the largest double cannot be filled: an error
           Catch::Contains("filling the depressions overflowed the largest double") && Catch::Contains("is not finite"));
     }
   }
+  // The plain fill raises the same nodes to infinity: refused too, naming
+  // the first such node.
+  std::vector<double> copy = flat;
+  REQUIRE_THROWS_WITH(priority_flood_fill(copy, 7, 6),
+                      Catch::StartsWith("priority_flood_fill: filling the depressions overflowed the largest double") &&
+                          Catch::Contains("node (1, 1) is not finite"));
+  copy = steps;
+  REQUIRE_THROWS_WITH(priority_flood_fill(copy, 7, 7), Catch::Contains("overflowed the largest double"));
 }
 
 TEST_CASE("flow_routing: route_depression_free_d8 on a reused graph equals fresh routing, receivers equal a full pass",

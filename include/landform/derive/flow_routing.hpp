@@ -113,7 +113,9 @@ struct flow_graph {
 ///
 /// @param z width x height heights (any unit), row-major; modified in place
 /// @return the number of nodes raised
-/// @throws std::invalid_argument for a size mismatch or a non-finite height
+/// @throws std::invalid_argument for a size mismatch or a non-finite height,
+///         and when filling raised a node past the largest double (heights
+///         within a few ulps of 1.8e308; `z` is then left partly filled)
 /// Determinism: the queue pops the lowest height first (equal heights last-in
 /// first-out), so the result depends only on the heights. Serial, close to
 /// linear time (radix heap).
