@@ -11,10 +11,14 @@ namespace landform::cli {
 
 namespace {
 
-// "3.2 s", "41 min", "16 h", "9 days": a rough estimate in a rough unit.
+// "0.0042 s", "3.2 s", "41 min", "16 h", "9 days": a rough estimate in a
+// rough unit (two digits below a tenth of a second, so that a tiny estimate
+// refused by a tiny --max-seconds does not read "0.0 s").
 std::string duration_words(double seconds) {
   char text[48];
-  if (seconds < 120.0) {
+  if (seconds < 0.1) {
+    std::snprintf(text, sizeof text, "%.2g s", seconds);
+  } else if (seconds < 120.0) {
     std::snprintf(text, sizeof text, "%.1f s", seconds);
   } else if (seconds < 7200.0) {
     std::snprintf(text, sizeof text, "%.0f min", seconds / 60.0);

@@ -246,7 +246,11 @@ heightmap_samples decode_heightmap(const std::vector<std::uint8_t>& bytes, const
   }
   const bool raw16 = request.encoding == heightmap_encoding::raw16;
   const std::size_t per = raw16 ? 2 : 4;
-  if (bytes.empty() || bytes.size() % per != 0) {
+  if (bytes.empty()) {
+    throw heightmap_decode_error(subject::file, name + " is empty: " + std::string(raw16 ? "a raw16" : "an r32") +
+                                                    " file holds " + std::to_string(per) + "-byte samples");
+  }
+  if (bytes.size() % per != 0) {
     throw heightmap_decode_error(subject::file, name + " has " + std::to_string(bytes.size()) +
                                                     " bytes, not a whole number of " + std::to_string(per) +
                                                     "-byte samples");

@@ -50,6 +50,13 @@ TEST_CASE("cli: --max-seconds refuses a long preset with exit 2 and writes nothi
   const cli_result ok = run_cli({"validate", small.string(), "--max-seconds", "60"});
   CHECK(ok.exit_code == 0);
   CHECK(ok.err.empty());
+  // A tiny limit refuses even a tiny preset, with an estimate that is not "0.0 s".
+  const cli_result tiny = run_cli({"validate", small.string(), "--max-seconds", "1e-300"});
+  INFO(tiny.err);
+  CHECK(tiny.exit_code == 2);
+  CHECK(tiny.err.find("estimated run time 0.0 s") == std::string::npos);
+  CHECK(tiny.err.find(" s on one core") != std::string::npos);
+  CHECK(tiny.err.find("more than --max-seconds 1e-300") != std::string::npos);
 }
 
 TEST_CASE("cli: --max-seconds must be above 0, said in words", "[cli][limits]") {

@@ -120,6 +120,9 @@ TEST_CASE("image: missing, empty, mis-sized and corrupt files are reported", "[s
   const std::string odd = s.write("odd.raw", std::vector<std::uint8_t>(7, 0));
   require_rejected({{"type", "image"}, {"path", odd}},
                    "stages[0] (image).path: \"" + odd + "\" has 7 bytes, not a whole number of 2-byte samples");
+  const std::string empty = s.write("empty.r32", std::vector<std::uint8_t>());
+  require_rejected({{"type", "image"}, {"path", empty}},
+                   "stages[0] (image).path: \"" + empty + "\" is empty: an r32 file holds 4-byte samples");
   const std::string rect = s.write("rect.raw", std::vector<std::uint8_t>(2 * 12, 0));
   require_rejected(
       {{"type", "image"}, {"path", rect}},
