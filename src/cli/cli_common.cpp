@@ -2,6 +2,7 @@
 #include "interrupt.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -95,6 +96,10 @@ std::filesystem::path preset_folder(const preset_source& source) {
 }
 
 nlohmann::json read_json_or_null(const std::filesystem::path& file) {
+  // (A folder opens as a stream but fails on the first read with a bare
+  // "basic_filebuf::underflow" error that names no file.)
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return nullptr;
   std::ifstream in(file, std::ios::binary);
   if (!in) return nullptr;
   try {
@@ -120,6 +125,25 @@ nlohmann::json load_preset(const preset_source& source) {
     apply_override(preset, set.substr(0, eq), set.substr(eq + 1));
   }
   return preset;
+}
+
+CLI::Validator finite_number(bool above_zero) {
+  return {[above_zero](const std::string& text) {
+            double v = 0.0;
+            const bool ok = CLI::detail::lexical_cast(text, v) && std::isfinite(v) && (above_zero ? v > 0.0 : v >= 0.0);
+            return ok           ? std::string()
+                   : above_zero ? "must be a finite number above 0"
+                                : "must be a finite number, 0 or more";
+          },
+          above_zero ? "POSITIVE" : "NON-NEGATIVE"};
+}
+
+CLI::Validator whole_number_at_least_zero() {
+  return {[](const std::string& text) {
+            long long v = 0;
+            return CLI::detail::lexical_cast(text, v) && v >= 0 ? std::string() : "must be a whole number, 0 or more";
+          },
+          "NON-NEGATIVE"};
 }
 
 int report_current_exception() {

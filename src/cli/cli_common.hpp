@@ -36,6 +36,14 @@ struct preset_source {
   std::string vars_file;            // a JSON object of NAME -> VALUE; empty: none
 };
 
+/// Option checks that say their rule in words. CLI11's NonNegativeNumber and
+/// PositiveNumber pass NaN and infinity and name their range with the largest
+/// double written out in 309 digits.
+/// A finite number, at least 0 (`above_zero`: greater than 0).
+CLI::Validator finite_number(bool above_zero);
+/// A whole number of at least 0.
+CLI::Validator whole_number_at_least_zero();
+
 /// Adds --size, --seed, --set, --var and --vars to `cmd`.
 void add_preset_edit_options(CLI::App& cmd, preset_source& source);
 /// The folder relative file paths in the preset are resolved against: the

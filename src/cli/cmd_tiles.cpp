@@ -219,13 +219,30 @@ std::vector<std::string> stale_plan_files(const fs::path& dir, const json& plan)
   return present;
 }
 
+// The mosaic an earlier `tiles finish` wrote for another plan (world.json
+// records the plan's hash): world.json, world.vrt and mosaic/. Found from
+// world.json itself, so a new plan never lists them under "stale" (the
+// finish of this plan writes the same names).
+std::vector<std::string> stale_mosaic_files(const fs::path& dir, const json& plan) {
+  const json world = read_json_or_null(dir / "world.json");
+  const auto hash = world.is_object() ? world.find("plan_sha256") : world.end();
+  if (world.is_null() || (hash != world.end() && *hash == plan.at("plan_sha256"))) return {};
+  std::vector<std::string> present;
+  for (const char* name : {"mosaic", "world.json", "world.vrt"}) {
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(dir / name, ec))) present.emplace_back(name);
+  }
+  return present;
+}
+
 // With --clean, removes the stale files; otherwise one warning (plan.json
 // lists them under "stale", so a later --clean still finds them).
 void handle_stale_plan_files(const plan_options& o, const std::vector<std::string>& stale) {
   if (stale.empty()) return;
   if (!o.clean) {
-    std::cerr << "landform: warning: " << stale.size() << " tile presets, tile folders or coarse results in "
-              << o.out_dir << " are from an earlier plan and not part of this one (" << stale.front()
+    std::cerr << "landform: warning: " << stale.size()
+              << " tile presets, tile folders, coarse results or mosaic files in " << o.out_dir
+              << " are from an earlier plan and not part of this one (" << stale.front()
               << (stale.size() > 1 ? ", ..." : "") << "); --clean removes them\n";
     return;
   }
@@ -349,8 +366,9 @@ int run_plan(const plan_options& o) {
   // Peak memory of a tile: the computed area's heights, a few work buffers
   // and the outputs; requested with a margin.
   const std::int64_t memory_mib = std::max<std::int64_t>(64, largest * 4 * 8 / (1024 * 1024) + 32);
-  const std::vector<std::string> stale = stale_plan_files(o.out_dir, plan);
+  std::vector<std::string> stale = stale_plan_files(o.out_dir, plan);
   if (!o.clean && !stale.empty()) plan["stale"] = stale;
+  for (std::string& name : stale_mosaic_files(o.out_dir, plan)) stale.push_back(std::move(name));
   tx.stage("plan.json", bytes_of(plan.dump(2) + "\n"));
   tx.stage("jobs.txt", bytes_of(parallel_jobs(landform, plan_dir.string(), n, o.threads)));
   tx.stage("Makefile", bytes_of(makefile(landform, tiles, o.threads)));
@@ -542,7 +560,7 @@ void setup_tiles(CLI::App& app) {
   add_preset_edit_options(*plan, po->source);
   plan->add_option("--tile", po->grid.tile, "cells per tile side (with --shared-edges: 2^n + 1)")->required();
   plan->add_option("--overlap", po->grid.overlap, "extra cells each tile is built with on every side (default 0)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_at_least_zero());
   plan->add_flag("--shared-edges", po->grid.shared_edges,
                  "neighbours share their edge row and column (Unity terrains: 2^n + 1 tiles)");
   plan->add_option("--name", po->grid.naming.prefix, "tile name prefix (default tile): PREFIX_x{X}_y{Y}");
@@ -557,10 +575,10 @@ void setup_tiles(CLI::App& app) {
   plan->add_option("--landform", po->landform, "the landform binary the job files run (default: this one)");
   plan->add_option("--threads", po->threads, "threads per tile job (default 1)")->check(CLI::Range(1, 256));
   plan->add_option("--max-dh", po->max_dh, "seam bound: max |dh| over cells two tiles share (default 0)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite_number(false));
   plan->add_option("--max-jump-ratio", po->max_jump_ratio,
                    "seam bound: gradient jump at a seam over the interior 99th percentile (default 0 = report only)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite_number(false));
   plan->callback([po] { run_guarded([&] { return run_plan(*po); }); });
 
   auto bo = std::make_shared<build_tile_options>();
@@ -579,7 +597,7 @@ void setup_tiles(CLI::App& app) {
       "finish", "check every tile and the seams, write world.vrt (GDAL mosaic) and world.json; exit 1 on a problem");
   finish->add_option("plan", fo->plan_dir, "plan directory")->required();
   finish->add_option("--max-dh", fo->max_dh, "seam bound on |dh| over shared cells (default: the plan's)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite_number(false));
   finish->add_flag("-q,--quiet", fo->quiet, "print nothing on success");
   finish->callback([fo] { run_guarded([&] { return run_finish(*fo); }); });
 }

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string>
 
+#include "cli_common.hpp"
 #include "landform/core/error.hpp"
 
 namespace landform::cli {
@@ -35,14 +36,7 @@ std::string duration_words(double seconds) {
 void add_max_seconds_option(CLI::App& cmd, std::optional<double>& max_seconds) {
   cmd.add_option("--max-seconds", max_seconds,
                  "refuse (exit 2) a preset whose estimated run time on one core exceeds this many seconds")
-      ->check(CLI::Validator(
-          [](const std::string& text) {
-            // CLI11's PositiveNumber names its range with DBL_MAX written out
-            // in 309 digits; this says the rule.
-            double v = 0.0;
-            return CLI::detail::lexical_cast(text, v) && v > 0.0 ? std::string() : "must be a number above 0";
-          },
-          "POSITIVE"));
+      ->check(finite_number(true));
 }
 
 void print_advice(const pipeline& p) {

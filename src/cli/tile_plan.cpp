@@ -1,6 +1,7 @@
 #include "tile_plan.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <iterator>
@@ -99,6 +100,25 @@ void xml_escape_into(std::ostringstream& out, const std::string& s) {
   }
 }
 
+// The tile name prefix becomes part of file and folder names in the plan:
+// one plain name part, so that every tile lands in the plan's own folders.
+void check_name_prefix(const std::string& prefix) {
+  const auto refuse = [&](const std::string& rule) {
+    // As a JSON string, so that control characters and stray bytes print escaped.
+    const std::string shown = nlohmann::json(prefix).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+    throw preset_error("--name", shown + " " + rule);
+  };
+  if (prefix.empty()) refuse("must not be empty");
+  if (prefix.size() > 64) refuse("is longer than 64 characters");
+  for (const char ch : prefix) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (!(std::isalnum(u) || ch == '_' || ch == '-' || ch == '.')) {
+      refuse("may hold only letters, digits, '_', '-' and '.' (it names files and folders of the plan)");
+    }
+  }
+  if (prefix.front() == '.') refuse("must not start with '.'");
+}
+
 }  // namespace
 
 std::string tile_name(const tile_naming& n, int col, int row, int cols, int rows) {
@@ -115,6 +135,7 @@ std::vector<tile_spec> make_tiles(const world_extent& world, double cell_size, c
                                   int& rows) {
   if (g.tile < 2) throw preset_error("--tile", std::to_string(g.tile) + " must be at least 2 cells");
   if (g.overlap < 0) throw preset_error("--overlap", std::to_string(g.overlap) + " must be 0 or more cells");
+  check_name_prefix(g.naming.prefix);
   const int step = g.shared_edges ? g.tile - 1 : g.tile;
   if (g.shared_edges) {
     if (!is_power_of_two(step)) {

@@ -8,8 +8,11 @@ namespace landform {
 
 const param_schema<constant_params>& constant_params::schema() {
   using P = constant_params;
-  static const auto s =
-      param_schema<P>().number("value", &P::value).unit("height units").doc("the height of every cell");
+  static const auto s = param_schema<P>()
+                            .number("value", &P::value)
+                            .unit("height units")
+                            .range(between(-3.4e38, 3.4e38))  // heights are float32
+                            .doc("the height of every cell");
   return s;
 }
 

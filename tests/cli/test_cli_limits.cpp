@@ -65,7 +65,7 @@ TEST_CASE("cli: --max-seconds must be above 0, said in words", "[cli][limits]") 
     INFO(r.err);
     CHECK(r.exit_code == 2);
     // CLI11's own check wrote DBL_MAX out in 309 digits.
-    CHECK(r.err == "landform: error: --max-seconds: must be a number above 0 (see landform --help)\n");
+    CHECK(r.err == "landform: error: --max-seconds: must be a finite number above 0 (see landform --help)\n");
   }
 }
 

@@ -398,7 +398,7 @@ TEST_CASE("cli tiles: re-planning a folder warns of an earlier plan's tiles; --c
   // Larger tiles: 12 of the 16 names are gone, with their folders.
   const auto again = run_cli({"tiles", "plan", preset.string(), "--tile", "32", "-o", plan_dir.string()});
   REQUIRE(again.exit_code == 0);
-  CHECK(again.err.find("warning: 24 tile presets, tile folders or coarse results") != std::string::npos);
+  CHECK(again.err.find("warning: 24 tile presets, tile folders, coarse results or mosaic files") != std::string::npos);
   CHECK(fs::exists(plan_dir / "tiles/tile_x3_y3"));
   // plan.json keeps the list, so a later --clean still finds them.
   CHECK(json::parse(read_text(plan_dir / "plan.json"))["stale"].size() == 24);
@@ -413,4 +413,52 @@ TEST_CASE("cli tiles: re-planning a folder warns of an earlier plan's tiles; --c
   CHECK_FALSE(json::parse(read_text(plan_dir / "plan.json")).contains("stale"));
   // The same plan again: nothing is stale.
   CHECK(run_cli({"tiles", "plan", preset.string(), "--tile", "32", "-o", plan_dir.string()}).err.empty());
+
+  // A finished mosaic belongs to its plan: the same plan keeps it, another
+  // plan reports it (world.json records the plan's hash) and --clean removes it.
+  build_every_tile(plan_dir, 4);
+  REQUIRE(run_cli({"tiles", "finish", plan_dir.string(), "--quiet"}).exit_code == 0);
+  CHECK(run_cli({"tiles", "plan", preset.string(), "--tile", "32", "-o", plan_dir.string()}).err.empty());
+  const auto other = run_cli({"tiles", "plan", preset.string(), "--tile", "64", "-o", plan_dir.string()});
+  // 3 tiles' presets and folders, and mosaic/, world.json, world.vrt.
+  CHECK(other.err.find("warning: 9 tile presets, tile folders, coarse results or mosaic files") != std::string::npos);
+  CHECK(fs::exists(plan_dir / "world.vrt"));
+  // (Not listed as stale in plan.json: this plan's finish writes the same names.)
+  CHECK(json::parse(read_text(plan_dir / "plan.json")).value("stale", json::array()).dump().find("world") ==
+        std::string::npos);
+  REQUIRE(run_cli({"tiles", "plan", preset.string(), "--tile", "64", "--clean", "-o", plan_dir.string()}).exit_code ==
+          0);
+  CHECK_FALSE(fs::exists(plan_dir / "world.vrt"));
+  CHECK_FALSE(fs::exists(plan_dir / "world.json"));
+  CHECK_FALSE(fs::exists(plan_dir / "mosaic"));
+}
+
+TEST_CASE("cli tiles: bounds and names are checked in words, exit 2, nothing written", "[cli][tiles]") {
+  const temp_dir dir;
+  const fs::path preset = dir.write("world.json", local_world(64).dump());
+  const fs::path plan_dir = dir / "plan";
+  const auto refused = [&](std::vector<std::string> extra, const std::string& message) {
+    std::vector<std::string> args = {"tiles", "plan", preset.string(), "--tile", "32", "-o", plan_dir.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_cli(args);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "landform: error: " + message + "\n");
+    CHECK_FALSE(fs::exists(plan_dir));
+  };
+  // NaN was accepted and written into plan.json as null, which `tiles finish` then could not read.
+  refused({"--max-dh", "nan"}, "--max-dh: must be a finite number, 0 or more (see landform --help)");
+  refused({"--max-jump-ratio", "inf"}, "--max-jump-ratio: must be a finite number, 0 or more (see landform --help)");
+  refused({"--overlap", "-1"}, "--overlap: must be a whole number, 0 or more (see landform --help)");
+  refused({"--name", "../evil"},
+          "--name: \"../evil\" may hold only letters, digits, '_', '-' and '.' (it names files and folders of the "
+          "plan)");
+  refused({"--name", ""}, "--name: \"\" must not be empty");
+  refused({"--name", ".hidden"}, "--name: \".hidden\" must not start with '.'");
+  REQUIRE(run_cli({"tiles", "plan", preset.string(), "--tile", "32", "--name", "Land-1.a", "-o", plan_dir.string()})
+              .exit_code == 0);
+  CHECK(fs::exists(plan_dir / "presets/Land-1.a_x1_y1.json"));
+  const auto finish = run_cli({"tiles", "finish", plan_dir.string(), "--max-dh", "nan"});
+  CHECK(finish.exit_code == 2);
+  CHECK(finish.err == "landform: error: --max-dh: must be a finite number, 0 or more (see landform --help)\n");
 }
