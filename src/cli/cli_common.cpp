@@ -127,6 +127,10 @@ nlohmann::json load_preset(const preset_source& source) {
   return preset;
 }
 
+std::string count_of(std::size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 CLI::Validator finite_number(bool above_zero) {
   return {[above_zero](const std::string& text) {
             double v = 0.0;

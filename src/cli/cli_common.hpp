@@ -44,6 +44,9 @@ CLI::Validator finite_number(bool above_zero);
 /// A whole number of at least 0.
 CLI::Validator whole_number_at_least_zero();
 
+/// "1 stage", "3 stages": a count and its noun (plural by a trailing s).
+std::string count_of(std::size_t n, const std::string& noun);
+
 /// Adds --size, --seed, --set, --var and --vars to `cmd`.
 void add_preset_edit_options(CLI::App& cmd, preset_source& source);
 /// The folder relative file paths in the preset are resolved against: the

@@ -377,9 +377,9 @@ int run_plan(const plan_options& o) {
   tx.stage("logs/.keep", {});
   tx.commit();
   handle_stale_plan_files(o, stale);
-  std::cout << "planned " << n << " tiles (" << cols << "x" << rows << ") of " << o.grid.tile << " cells over a "
-            << world.width << "x" << world.height << " world in " << o.out_dir << " ("
-            << (whole_world ? whole_world_reason(whole) : "halo " + std::to_string(halo) + " cells") << ")\n"
+  std::cout << "planned " << count_of(static_cast<std::size_t>(n), "tile") << " (" << cols << "x" << rows << ") of "
+            << o.grid.tile << " cells over a " << world.width << "x" << world.height << " world in " << o.out_dir
+            << " (" << (whole_world ? whole_world_reason(whole) : "halo " + std::to_string(halo) + " cells") << ")\n"
             << coarse_note << "  parallel < " << (plan_dir / "jobs.txt").string() << "\n"
             << "  make -C " << plan_dir.string() << " -j 2\n"
             << "  sbatch " << (plan_dir / "slurm.sbatch").string() << "\n"

@@ -20,8 +20,8 @@ void setup_validate(CLI::App& app) {
     try {
       const pipeline p = pipeline::build(load_preset(*source), preset_folder(*source));
       preflight(p, *max_seconds);
-      std::cout << source->file << ": ok (" << p.stages().size() << " stages, " << p.region().width << "x"
-                << p.region().height << ", " << p.outputs().size() << " outputs)\n";
+      std::cout << source->file << ": ok (" << count_of(p.stages().size(), "stage") << ", " << p.region().width << "x"
+                << p.region().height << ", " << count_of(p.outputs().size(), "output") << ")\n";
     } catch (...) {
       code = report_current_exception();
     }

@@ -19,7 +19,13 @@ namespace landform::cli {
 folder_lock::folder_lock(const std::filesystem::path& dir) : m_dir(dir.empty() ? std::filesystem::path(".") : dir) {
   std::error_code error;
   m_created = std::filesystem::create_directories(m_dir, error);
-  if (error) throw io_error("cannot create directory '" + m_dir.string() + "': " + error.message());
+  if (error) {
+    // A symbolic link to nowhere reads "File exists": say what is there.
+    std::error_code ec;
+    const bool dangling = std::filesystem::is_symlink(m_dir, ec) && !std::filesystem::exists(m_dir, ec);
+    throw io_error("cannot create directory '" + m_dir.string() + "': " +
+                   (dangling ? std::string("a symbolic link to a missing folder is in the way") : error.message()));
+  }
   m_fd = ::open(m_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (m_fd < 0) {
     const std::string reason = std::strerror(errno);

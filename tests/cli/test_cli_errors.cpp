@@ -201,6 +201,12 @@ TEST_CASE("cli: an output directory that cannot be created is an I/O error namin
   CHECK(line.find(out.string()) != std::string::npos);
   require_only(dir, {"a_file", "preset.json"});
   CHECK(landform_test::read_text(blocker).empty());
+  // A symbolic link to a missing folder read "File exists".
+  std::filesystem::create_symlink(dir / "gone", dir / "dangling");
+  const cli_result link = run_cli({"build", preset.string(), "-o", (dir / "dangling").string()}, dir.path());
+  CHECK(link.exit_code == 1);
+  CHECK(single_error_line(link) == "landform: error: cannot create directory '" + (dir / "dangling").string() +
+                                       "': a symbolic link to a missing folder is in the way");
 }
 
 TEST_CASE("cli: an output whose final name is a directory leaves no other file behind", "[cli][errors]") {
@@ -307,6 +313,9 @@ TEST_CASE("cli: validate checks without writing anything", "[cli][errors][valida
     CHECK(r.err.empty());
     CHECK(r.out == preset.string() + ": ok (2 stages, 32x32, 2 outputs)\n");
     require_only(dir, {"preset.json"});
+    const auto one = dir.write("one.json", R"({"size": 8, "stages": [{"type": "constant", "value": 1}],
+      "outputs": [{"map": "height", "format": "r32", "file": "h.r32"}]})");
+    CHECK(run_cli({"validate", one.string()}, dir.path()).out == one.string() + ": ok (1 stage, 8x8, 1 output)\n");
   }
   SECTION("a good preset edited into a bad one on the command line") {
     const temp_dir dir;
