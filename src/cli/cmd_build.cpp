@@ -90,7 +90,8 @@ void warn_if_constant(const heightfield& h) {
   if (h.size() < 2) return;
   const auto [lo, hi] = std::minmax_element(h.values().begin(), h.values().end());
   if (*lo != *hi) return;
-  std::cerr << "landform: warning: every height is " << format_number(*lo)
+  // (+ 0.0: a map of negative zeros reads "0", not "-0".)
+  std::cerr << "landform: warning: every height is " << format_number(*lo + 0.0)
             << ": the result is constant (a flat map normalised, or stages that cancel out?)\n";
 }
 
@@ -194,7 +195,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
     for (const auto& f : files) std::cout << (std::filesystem::path(o.out_dir) / f.spec.file).string() << '\n';
     std::cout << (std::filesystem::path(o.out_dir) / "manifest.json").string() << '\n';
     std::fprintf(stderr, "built %dx%d in %.2f s; heights %.4f..%.4f", h.width(), h.height(), seconds,
-                 manifest["height_range"][0].get<double>(), manifest["height_range"][1].get<double>());
+                 manifest["height_range"][0].get<double>() + 0.0, manifest["height_range"][1].get<double>() + 0.0);
     // Only what a file clamped: float formats keep heights outside [0, 1].
     std::size_t clamped = 0;
     for (const auto& f : files) clamped = std::max(clamped, f.clipped);

@@ -79,4 +79,10 @@ TEST_CASE("cli: a constant result builds with a warning", "[cli][limits]") {
   CHECK(r.err ==
         "landform: warning: every height is 0.25: the result is constant (a flat map normalised, or "
         "stages that cancel out?)\n");
+  // Negative zeros read as 0, not "-0".
+  const auto zero = dir.write("z.json", R"({"size": 16, "stages": [{"type": "constant", "value": -0.0}],
+    "outputs": [{"map": "height", "format": "r32", "file": "h.r32"}]})");
+  const cli_result z = run_cli({"build", zero.string(), "-o", (dir / "z").string()});
+  CHECK(z.err.find("every height is 0: ") != std::string::npos);
+  CHECK(z.err.find("heights 0.0000..0.0000") != std::string::npos);
 }
