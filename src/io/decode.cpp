@@ -206,6 +206,14 @@ std::pair<std::size_t, std::size_t> raw_shape(std::size_t samples, const heightm
         std::to_string(samples) + " samples are not a whole number of rows of " + std::to_string(raw_width));
   }
   std::size_t w = raw_width;
+  if (w == 0 && raw_height > 0) {
+    if (samples % raw_height != 0) {
+      throw heightmap_decode_error(subject::raw_height, std::to_string(samples) +
+                                                            " samples are not a whole number of rows: " +
+                                                            std::to_string(raw_height) + " rows do not divide them");
+    }
+    w = samples / raw_height;
+  }
   if (w == 0) {
     w = static_cast<std::size_t>(std::llround(std::sqrt(static_cast<double>(samples))));
     if (w * w != samples) {

@@ -25,7 +25,7 @@ const param_schema<image_params>& image_params::schema() {
           .integer("raw_width", &P::raw_width)
           .unit("pixels")
           .range(between(0, 65536))
-          .doc("raw16/r32: samples per row; 0 = square")
+          .doc("raw16/r32: samples per row; 0 = from raw_height, or square when both are 0")
           .integer("raw_height", &P::raw_height)
           .unit("pixels")
           .range(between(0, 65536))

@@ -68,6 +68,9 @@ TEST_CASE("image: a file of the world's size is copied exactly", "[stages][image
   const heightfield b = run_image({{"type", "image"}, {"path", png8}}, w, h);
   const heightfield c = run_image({{"type", "image"}, {"path", raw}, {"raw_width", w}}, w, h);
   const heightfield d = run_image({{"type", "image"}, {"path", r32}, {"raw_width", w}, {"raw_height", h}}, w, h);
+  // raw_height alone: the width follows from the file size.
+  const heightfield e = run_image({{"type", "image"}, {"path", r32}, {"raw_height", h}}, w, h);
+  REQUIRE(e.values() == d.values());
   for (std::size_t k = 0; k < a.size(); ++k) {
     REQUIRE(a.values()[k] == static_cast<float>(v16[k] / 65535.0));
     REQUIRE(b.values()[k] == static_cast<float>(v8[k] / 255.0));
@@ -129,6 +132,9 @@ TEST_CASE("image: missing, empty, mis-sized and corrupt files are reported", "[s
       "stages[0] (image).raw_width: 0 means a square image, but 12 samples are not a square; give raw_width");
   require_rejected({{"type", "image"}, {"path", rect}, {"raw_width", 5}},
                    "stages[0] (image).raw_width: 12 samples are not a whole number of rows of 5");
+  require_rejected(
+      {{"type", "image"}, {"path", rect}, {"raw_height", 5}},
+      "stages[0] (image).raw_height: 12 samples are not a whole number of rows: 5 rows do not divide them");
   require_rejected({{"type", "image"}, {"path", rect}, {"raw_width", 4}, {"raw_height", 4}},
                    "stages[0] (image).raw_height: raw_width x raw_height = 4 x 4 but the file holds 12 samples");
   // A corrupt PNG is a preset error when the pipeline is built, before any
