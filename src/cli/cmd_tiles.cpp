@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <limits>
 
 #include "cli_common.hpp"
@@ -83,10 +84,13 @@ landform::region region_of(const json& j, double cell_size) {
 json read_json_file(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw io_error("cannot read " + file.string());
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   try {
-    return json::parse(in);
-  } catch (const json::exception& e) {
-    throw io_error(file.string() + " is not valid JSON: " + e.what());
+    // The presets' parser: FILE:LINE:COLUMN and the fault in words.
+    return parse_preset_text(text, file.string());
+  } catch (const preset_error& e) {
+    // A damaged file of the plan, not a preset mistake: an I/O error (exit 1).
+    throw io_error(std::string(e.what()) + " (a file of the plan: planning again rewrites it)");
   }
 }
 

@@ -461,4 +461,12 @@ TEST_CASE("cli tiles: bounds and names are checked in words, exit 2, nothing wri
   const auto finish = run_cli({"tiles", "finish", plan_dir.string(), "--max-dh", "nan"});
   CHECK(finish.exit_code == 2);
   CHECK(finish.err == "landform: error: --max-dh: must be a finite number, 0 or more (see landform --help)\n");
+  // A damaged plan.json: file, line and column, an I/O error (exit 1).
+  { std::ofstream(plan_dir / "plan.json") << "{\n"; }
+  const auto damaged = run_cli({"tiles", "build", plan_dir.string(), "--index", "0"});
+  CHECK(damaged.exit_code == 1);
+  CHECK(damaged.err ==
+        "landform: error: " + (plan_dir / "plan.json").string() +
+            ":2:1: malformed JSON: unexpected end of input; expected string literal (a file of the plan: "
+            "planning again rewrites it)\n");
 }
