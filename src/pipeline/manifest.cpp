@@ -19,6 +19,14 @@ namespace {
 
 const std::vector<std::string> k_output_keys = {"map", "format", "file", "compression"};
 
+// ASCII letters compared without case (file names on case-insensitive
+// file systems).
+bool same_ignoring_case(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
 // A file name must stay inside the output directory. Returns the problem, or
 // "" and the normalised name ("./a//b.png" -> "a/b.png") in `normal`.
 std::string check_file_name(const std::string& file, std::string& normal) {
@@ -30,7 +38,10 @@ std::string check_file_name(const std::string& file, std::string& normal) {
   if (normal == "." || normal.empty()) return "\"" + file + "\" names the output directory itself, not a file";
   if (normal == ".." || normal.rfind("../", 0) == 0)
     return "\"" + file + "\" must not leave the output directory (no \"..\")";
-  if (normal == "manifest.json") return "\"manifest.json\" is reserved for the build manifest";
+  if (same_ignoring_case(normal, "manifest.json")) {
+    return "\"" + normal + "\" is reserved for the build manifest" +
+           (normal == "manifest.json" ? "" : " (one file on Windows and macOS)");
+  }
   return {};
 }
 
@@ -190,6 +201,12 @@ bool check_output(const json& o, const std::string& path, const std::vector<std:
     for (const auto& earlier : files) {
       if (earlier == name) {
         issues.push_back({kind_path + ".file", shown + " is written by an earlier output too"});
+        return false;
+      }
+      // Windows and macOS name files without regard to case: one file there.
+      if (same_ignoring_case(earlier, name)) {
+        issues.push_back({kind_path + ".file", shown + " and \"" + earlier +
+                                                   "\" differ only in letter case (one file on Windows and macOS)"});
         return false;
       }
       if (is_folder_of(earlier, name) || is_folder_of(name, earlier)) {

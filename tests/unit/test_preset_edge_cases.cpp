@@ -39,6 +39,13 @@ TEST_CASE("pipeline: output file names are compared after normalisation", "[pipe
   CHECK(issues_of(with_outputs(json::parse(R"([{"file": "h.png"}, {"file": "./h.png"}])"))) ==
         std::vector<std::string>{"outputs[1] (height).file: \"./h.png\" is written by an earlier output too"});
   CHECK(issues_of(with_outputs(json::parse(R"([{"file": "a/h.png"}, {"file": "a//h.png"}])"))).size() == 1);
+  // One file where names ignore case (Windows, macOS).
+  CHECK(issues_of(with_outputs(json::parse(R"([{"file": "H.PNG"}, {"file": "h.png"}])"))) ==
+        std::vector<std::string>{"outputs[1] (height).file: \"h.png\" and \"H.PNG\" differ only in letter case (one "
+                                 "file on Windows and macOS)"});
+  CHECK(issues_of(with_outputs(json::parse(R"([{"file": "Manifest.JSON"}])"))) ==
+        std::vector<std::string>{"outputs[0] (height).file: \"Manifest.JSON\" is reserved for the build manifest (one "
+                                 "file on Windows and macOS)"});
   CHECK(issues_of(with_outputs(json::parse(R"([{"file": "./manifest.json"}])"))) ==
         std::vector<std::string>{"outputs[0] (height).file: \"manifest.json\" is reserved for the build manifest"});
   CHECK(issues_of(with_outputs(json::parse(R"([{"file": "."}])"))) ==
