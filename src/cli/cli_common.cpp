@@ -1,6 +1,7 @@
 #include "cli_common.hpp"
 #include "interrupt.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -142,12 +143,36 @@ CLI::Validator finite_number(bool above_zero) {
           above_zero ? "POSITIVE" : "NON-NEGATIVE"};
 }
 
+namespace {
+// Decimal digits with an optional leading '-', and nothing else.
+bool parse_whole(const std::string& text, long long& v) {
+  const std::size_t first = !text.empty() && text[0] == '-' ? 1 : 0;
+  if (text.size() == first) return false;
+  if (!std::all_of(text.begin() + static_cast<std::ptrdiff_t>(first), text.end(),
+                   [](char c) { return c >= '0' && c <= '9'; })) {
+    return false;
+  }
+  const char* end = text.data() + text.size();
+  return std::from_chars(text.data(), end, v).ptr == end;
+}
+}  // namespace
+
 CLI::Validator whole_number_at_least_zero() {
   return {[](const std::string& text) {
             long long v = 0;
-            return CLI::detail::lexical_cast(text, v) && v >= 0 ? std::string() : "must be a whole number, 0 or more";
+            return parse_whole(text, v) && v >= 0 ? std::string() : "must be a whole number, 0 or more";
           },
           "NON-NEGATIVE"};
+}
+
+CLI::Validator whole_number_between(long long lo, long long hi) {
+  return {[lo, hi](const std::string& text) {
+            long long v = 0;
+            return parse_whole(text, v) && v >= lo && v <= hi
+                       ? std::string()
+                       : "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+          },
+          "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]"};
 }
 
 int report_current_exception() {

@@ -43,6 +43,9 @@ struct preset_source {
 CLI::Validator finite_number(bool above_zero);
 /// A whole number of at least 0.
 CLI::Validator whole_number_at_least_zero();
+/// A whole number in [lo, hi] (decimal digits only: CLI11's Range also took
+/// "0x4" and named "abc" as out of range).
+CLI::Validator whole_number_between(long long lo, long long hi);
 
 /// "1 stage", "3 stages": a count and its noun (plural by a trailing s).
 std::string count_of(std::size_t n, const std::string& noun);

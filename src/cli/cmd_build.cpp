@@ -253,7 +253,7 @@ void add_build_options(CLI::App& cmd, preset_source& source, build_settings& set
   add_max_seconds_option(cmd, settings.max_seconds);
   cmd.add_option("--threads", settings.threads,
                  "worker threads, 0 = all cores, at most " + std::to_string(k_max_threads) + " (results are identical)")
-      ->check(CLI::Range(0, k_max_threads));
+      ->check(whole_number_between(0, k_max_threads));
   cmd.add_option("--target", target.target,
                  "game engine the build is for (unity | unreal | godot; overrides the preset's \"target\"): "
                  "checks the size and outputs against the engine and warns");

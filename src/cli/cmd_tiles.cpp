@@ -569,15 +569,15 @@ void setup_tiles(CLI::App& app) {
                  "neighbours share their edge row and column (Unity terrains: 2^n + 1 tiles)");
   plan->add_option("--name", po->grid.naming.prefix, "tile name prefix (default tile): PREFIX_x{X}_y{Y}");
   plan->add_option("--pad", po->grid.naming.pad, "zero-pad X and Y to this many digits (default: as needed)")
-      ->check(CLI::Range(0, 9));
+      ->check(whole_number_between(0, 9));
   plan->add_option("--start-index", po->grid.naming.start, "first X and Y in tile names (default 0)")
-      ->check(CLI::Range(0, 1000000));
+      ->check(whole_number_between(0, 1000000));
   plan->add_flag("--flip-y", po->grid.naming.flip_y, "count Y from the bottom row (engines whose Y axis goes up)");
   plan->add_flag("--clean", po->clean,
                  "remove the tile presets, tile folders and coarse results of an earlier plan in the folder that this "
                  "plan does not have");
   plan->add_option("--landform", po->landform, "the landform binary the job files run (default: this one)");
-  plan->add_option("--threads", po->threads, "threads per tile job (default 1)")->check(CLI::Range(1, 256));
+  plan->add_option("--threads", po->threads, "threads per tile job (default 1)")->check(whole_number_between(1, 256));
   plan->add_option("--max-dh", po->max_dh, "seam bound: max |dh| over cells two tiles share (default 0)")
       ->check(finite_number(false));
   plan->add_option("--max-jump-ratio", po->max_jump_ratio,
@@ -591,7 +591,7 @@ void setup_tiles(CLI::App& app) {
   build->add_option("--index", bo->index, "tile index, 0 to n-1 (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX)")
       ->required();
   build->add_option("--threads", bo->threads, "worker threads, 0 = all cores (results are identical)")
-      ->check(CLI::Range(0, 256));
+      ->check(whole_number_between(0, 256));
   build->add_flag("--force", bo->force, "rebuild even when the tile's outputs and manifest match the plan");
   build->add_flag("-q,--quiet", bo->quiet, "print nothing on success");
   build->callback([bo] { run_guarded([&] { return run_build_tile(*bo); }); });

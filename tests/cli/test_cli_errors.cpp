@@ -580,6 +580,13 @@ TEST_CASE("cli: --threads beyond the maximum is a usage error, not an OpenMP cra
     const cli_result r = build_fails(k_good_preset, 2, {"--threads", threads});
     CHECK(r.err.find("--threads") != std::string::npos);
   }
+  // Not numbers in range, said as such: CLI11's Range read "Value abc not in
+  // range 0 to 256" and took "0x4" as hexadecimal.
+  for (const std::string threads : {"abc", "0x4", "-1", "2.5", ""}) {
+    INFO(threads);
+    const cli_result r = build_fails(k_good_preset, 2, {"--threads", threads});
+    CHECK(r.err == "landform: error: --threads: must be a whole number from 0 to 256 (see landform --help)\n");
+  }
 }
 
 TEST_CASE("cli: road parameters: a bad value is a preset error, a point outside the world too",
