@@ -95,6 +95,9 @@ struct target_options {
   bool snap = false;                  // --snap: `size` to the target's nearest legal size
 };
 
+/// Adds --target, --snap and --strict (build, watch, validate).
+void add_target_options(CLI::App& cmd, target_options& target, bool& strict);
+
 /// The preset `build` and `watch` run: load_preset(source), then the target
 /// options (--target; --snap, which warns on stderr when it changes the size
 /// and throws preset_error without a target).

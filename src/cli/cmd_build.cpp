@@ -74,16 +74,6 @@ void stop_if_interrupted() {
   if (interrupt_guard::requested()) throw cancelled_error();
 }
 
-// Checks the preset against its engine target before any work: warnings on
-// stderr, or with --strict a preset_error (exit 2).
-void check_target(const pipeline& p, bool strict) {
-  if (p.target().empty()) return;
-  std::vector<preset_issue> issues = check_engine_target(p, *parse_engine_target(p.target()));
-  if (issues.empty()) return;
-  if (strict) throw preset_error(std::move(issues));
-  for (const auto& issue : issues) std::cerr << "landform: warning: " << issue.to_string() << '\n';
-}
-
 // A flat result (normalize of a flat map, a degenerate Voronoi) is almost
 // always a mistake in the preset, yet a valid build: say so, keep exit 0.
 void warn_if_constant(const heightfield& h) {
@@ -233,7 +223,7 @@ void snap_size(json& preset) {
   const auto [sw, sh] = snapped_size(*t, w, h);
   if (sw == w && sh == h) return;
   std::cerr << "landform: warning: --snap: " << w << "x" << h << " is not a " << engine_target_name(*t)
-            << " size; building " << sw << "x" << sh << '\n';
+            << " size; using " << sw << "x" << sh << '\n';
   preset["size"] = sw == sh ? json(sw) : json::array({sw, sh});
 }
 
@@ -246,6 +236,15 @@ json load_build_preset(const preset_source& source, const target_options& target
   return preset;
 }
 
+void add_target_options(CLI::App& cmd, target_options& target, bool& strict) {
+  cmd.add_option("--target", target.target,
+                 "game engine the build is for (unity | unreal | godot; overrides the preset's \"target\"): "
+                 "checks the size and outputs against the engine and warns");
+  cmd.add_flag("--snap", target.snap,
+               "with a target: change the size to the engine's nearest legal size (a warning says so)");
+  cmd.add_flag("--strict", strict, "with a target: its problems are errors (exit 2), not warnings");
+}
+
 void add_build_options(CLI::App& cmd, preset_source& source, build_settings& settings, target_options& target) {
   cmd.add_option("-o,--out", settings.out_dir, "output directory, created if missing (default: out)")
       ->check([](const std::string& dir) { return dir.empty() ? std::string("must not be empty") : std::string(); });
@@ -254,12 +253,7 @@ void add_build_options(CLI::App& cmd, preset_source& source, build_settings& set
   cmd.add_option("--threads", settings.threads,
                  "worker threads, 0 = all cores, at most " + std::to_string(k_max_threads) + " (results are identical)")
       ->check(whole_number_between(0, k_max_threads));
-  cmd.add_option("--target", target.target,
-                 "game engine the build is for (unity | unreal | godot; overrides the preset's \"target\"): "
-                 "checks the size and outputs against the engine and warns");
-  cmd.add_flag("--snap", target.snap,
-               "with a target: change the size to the engine's nearest legal size (a warning says so)");
-  cmd.add_flag("--strict", settings.strict, "with a target: its problems are errors (exit 2), not warnings");
+  add_target_options(cmd, target, settings.strict);
   cmd.add_flag("--clean", settings.clean,
                "remove the files the previous build's manifest lists and this build does not write (only those)");
 }

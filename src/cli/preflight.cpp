@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "cli_common.hpp"
 #include "landform/core/error.hpp"
+#include "landform/pipeline/engine_target.hpp"
 
 namespace landform::cli {
 
@@ -60,6 +62,14 @@ void check_cost(const pipeline& p, const std::optional<double>& max_seconds) {
 void preflight(const pipeline& p, const std::optional<double>& max_seconds) {
   print_advice(p);
   check_cost(p, max_seconds);
+}
+
+void check_target(const pipeline& p, bool strict) {
+  if (p.target().empty()) return;
+  std::vector<preset_issue> issues = check_engine_target(p, *parse_engine_target(p.target()));
+  if (issues.empty()) return;
+  if (strict) throw preset_error(std::move(issues));
+  for (const auto& issue : issues) std::cerr << "landform: warning: " << issue.to_string() << '\n';
 }
 
 }  // namespace landform::cli

@@ -25,6 +25,10 @@ void print_advice(const pipeline& p);
 /// preset_error naming the costliest stage when it exceeds `max_seconds`.
 void check_cost(const pipeline& p, const std::optional<double>& max_seconds);
 
+/// Checks `p` against its engine target ("target", e.g. unity): warnings on
+/// stderr, or with `strict` a preset_error (exit 2). Nothing without a target.
+void check_target(const pipeline& p, bool strict);
+
 /// print_advice, then check_cost: what validate and build run first.
 void preflight(const pipeline& p, const std::optional<double>& max_seconds);
 

@@ -102,7 +102,7 @@ TEST_CASE("cli target: --snap builds the nearest legal size, with a warning", "[
   const cli_result r = build({"--target", "unity", "--strict", "--snap", "--size", "500"}, dir / "out");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.err == "landform: warning: --snap: 500x500 is not a unity size; building 513x513\n");
+  CHECK(r.err == "landform: warning: --snap: 500x500 is not a unity size; using 513x513\n");
   const json m = json::parse(landform_test::read_text(dir / "out" / "manifest.json"));
   CHECK(m.at("size") == json({513, 513}));
   CHECK(m.at("import").at("unity").at("size_legal") == true);
@@ -116,4 +116,20 @@ TEST_CASE("cli target: --snap builds the nearest legal size, with a warning", "[
   CHECK(none.err ==
         "landform: error: --snap: needs a target (--target unity|unreal|godot, or the preset's \"target\")\n");
   CHECK_FALSE(fs::exists(dir / "none"));
+}
+
+TEST_CASE("cli target: validate checks a target as build does, writing nothing", "[cli][engine]") {
+  const temp_dir dir;
+  // 500 is no Unity size: a warning and exit 0, with --strict exit 2; --snap says the size it would use.
+  const cli_result warned = run_cli({"validate", k_preset, "--target", "unity", "--size", "500"}, dir.path());
+  CHECK(warned.exit_code == 0);
+  CHECK(warned.err.find("landform: warning: size: target unity: 500x500 is not a Unity heightmap resolution") == 0);
+  const cli_result strict = run_cli({"validate", k_preset, "--target", "unity", "--size", "500", "--strict"});
+  CHECK(strict.exit_code == 2);
+  CHECK(strict.err.find("landform: error: size: target unity: 500x500") == 0);
+  const cli_result snapped = run_cli({"validate", k_preset, "--target", "unity", "--size", "500", "--snap"});
+  CHECK(snapped.exit_code == 0);
+  CHECK(snapped.err == "landform: warning: --snap: 500x500 is not a unity size; using 513x513\n");
+  CHECK(snapped.out.find("513x513") != std::string::npos);
+  CHECK(landform_test::list_tree(dir.path()).empty());
 }
