@@ -144,16 +144,12 @@ CLI::Validator finite_number(bool above_zero) {
 }
 
 namespace {
-// Decimal digits with an optional leading '-', and nothing else.
+// Decimal digits with an optional leading '-', and nothing else (what
+// from_chars reads: no '+', space or "0x"), within long long.
 bool parse_whole(const std::string& text, long long& v) {
-  const std::size_t first = !text.empty() && text[0] == '-' ? 1 : 0;
-  if (text.size() == first) return false;
-  if (!std::all_of(text.begin() + static_cast<std::ptrdiff_t>(first), text.end(),
-                   [](char c) { return c >= '0' && c <= '9'; })) {
-    return false;
-  }
   const char* end = text.data() + text.size();
-  return std::from_chars(text.data(), end, v).ptr == end;
+  const auto [stop, ec] = std::from_chars(text.data(), end, v);
+  return ec == std::errc() && stop == end && !text.empty();
 }
 }  // namespace
 

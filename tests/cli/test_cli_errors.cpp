@@ -582,7 +582,7 @@ TEST_CASE("cli: --threads beyond the maximum is a usage error, not an OpenMP cra
   }
   // Not numbers in range, said as such: CLI11's Range read "Value abc not in
   // range 0 to 256" and took "0x4" as hexadecimal.
-  for (const std::string threads : {"abc", "0x4", "-1", "2.5", ""}) {
+  for (const std::string threads : {"abc", "0x4", "-1", "2.5", "", "+4", " 4", "99999999999999999999"}) {
     INFO(threads);
     const cli_result r = build_fails(k_good_preset, 2, {"--threads", threads});
     CHECK(r.err == "landform: error: --threads: must be a whole number from 0 to 256 (see landform --help)\n");
