@@ -1,6 +1,7 @@
 #include "landform/io/decode.hpp"
 
 #include <stb_image.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cctype>
@@ -73,14 +74,35 @@ std::string chunk_name(const std::uint8_t* type, std::size_t offset) {
                  : "the chunk at byte " + std::to_string(offset);
 }
 
+// A critical chunk's stored CRC (over its type and data) against the one
+// computed. Fuzzing builds skip it, as libpng's do: random mutations would
+// otherwise all stop here instead of reaching the decoder.
+void check_chunk_crc(const std::uint8_t* chunk, std::uint32_t length, const std::string& fault) {
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+  const bool critical = chunk[4] >= 'A' && chunk[4] <= 'Z';
+  if (!critical) return;
+  const auto computed = static_cast<std::uint32_t>(crc32(crc32(0L, nullptr, 0), chunk + 4, length + 4));
+  const std::uint32_t stored = read_be32(chunk + 8 + length);
+  if (computed != stored) {
+    throw heightmap_decode_error(heightmap_decode_error::subject::file,
+                                 fault + " fails its CRC check (the file is damaged)");
+  }
+#else
+  (void)chunk, (void)length, (void)fault;
+#endif
+}
+
 // The PNG's structure, checked before stb_image sees the bytes, so that what
 // it allocates is bounded by what the file holds: stb_image sizes its
 // buffers from the chunk lengths and the header before it reads the data (a
 // 127-byte file with a chunk declaring 1.6 GB made it ask for 2 GiB). The
 // signature, every chunk inside the file up to IEND, IHDR first (after
 // Apple's CgBI), at most 2^28 pixels, and enough compressed data for the
-// declared pixels: deflate expands at most 1032:1. What this does not check
-// (CRCs, filters, the deflate stream, chunk order beyond IHDR) stb_image does.
+// declared pixels: deflate expands at most 1032:1. The CRC of every critical
+// chunk (IHDR, PLTE, IDAT, IEND), as libpng checks it: stb_image reads none,
+// so a damaged file decoded into a wrong picture. Ancillary chunks with a bad
+// CRC are passed over, as libpng does by default. What this does not check
+// (filters, the deflate stream, chunk order beyond IHDR) stb_image does.
 // Returns whether an IDAT chunk is empty (see without_empty_idat).
 bool check_png_structure(const std::vector<std::uint8_t>& bytes, const std::string& name) {
   constexpr std::uint8_t k_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -131,6 +153,7 @@ bool check_png_structure(const std::vector<std::uint8_t>& bytes, const std::stri
     } else if (kind == "IEND") {
       end = true;
     }
+    check_chunk_crc(data + at, length, fault + chunk);
     at += std::size_t{length} + 12;
   }
   // Deflate's longest match (258 bytes) takes 2 bits at best.

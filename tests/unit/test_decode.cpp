@@ -4,6 +4,7 @@
 // checked before stb_image sees it, so these are errors from a bounded
 // amount of memory, and valid files decode as before.
 
+#include <zlib.h>
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -22,13 +23,13 @@ void append_be32(bytes& out, std::uint32_t v) {
   for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
 }
 
-// A chunk with `length` in its header and `data` after it (stb_image does not
-// read CRCs; 0 stands in).
+// A chunk with `length` in its header, `data` after it and the CRC of both.
 void append_chunk(bytes& out, const std::string& type, const bytes& data, std::uint32_t length) {
   append_be32(out, length);
+  const std::size_t start = out.size();
   out.insert(out.end(), type.begin(), type.end());
   out.insert(out.end(), data.begin(), data.end());
-  append_be32(out, 0);
+  append_be32(out, static_cast<std::uint32_t>(crc32(0L, out.data() + start, static_cast<uInt>(out.size() - start))));
 }
 void append_chunk(bytes& out, const std::string& type, const bytes& data = {}) {
   append_chunk(out, type, data, static_cast<std::uint32_t>(data.size()));
@@ -100,6 +101,28 @@ TEST_CASE("decode: the png encoding takes PNG files only", "[io][decode]") {
   bytes late = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   append_chunk(late, "tEXt", {'a', 0, 'b'});
   CHECK(decode_error(late) == "\"x.png\" cannot be decoded: chunk tEXt at byte 8 comes before IHDR");
+}
+
+TEST_CASE("decode: a PNG critical chunk with a wrong CRC is refused; an ancillary one is passed over", "[io][decode]") {
+  // stb_image reads no CRC: a flipped bit in the image data decoded into a
+  // different picture without a word.
+  const std::vector<std::uint16_t> pixels = {0, 1000, 65535, 7, 30000, 12345};
+  const bytes plain = encode_png_gray16(3, 2, pixels.data());
+  bytes damaged = plain;
+  damaged[damaged.size() - 12 - 5] ^= 0x01;  // the last byte of the IDAT's data
+  CHECK(decode_error(damaged) ==
+        "\"x.png\" cannot be decoded: chunk IDAT at byte 33 fails its CRC check (the file is damaged)");
+  bytes header = plain;
+  header[29] ^= 0x80;  // IHDR's stored CRC
+  CHECK(decode_error(header) ==
+        "\"x.png\" cannot be decoded: chunk IHDR at byte 8 fails its CRC check (the file is damaged)");
+  // A tEXt chunk whose CRC is wrong, after IHDR: libpng warns and drops it.
+  bytes with_text(plain.begin(), plain.begin() + 33);
+  append_chunk(with_text, "tEXt", {'a', 0, 'b'});
+  with_text.back() ^= 0x01;
+  with_text.insert(with_text.end(), plain.begin() + 33, plain.end());
+  CHECK(decode_heightmap(with_text, png_request(), "with_text").values ==
+        decode_heightmap(plain, png_request(), "plain").values);
 }
 
 TEST_CASE("decode: empty IDAT chunks are valid and change nothing", "[io][decode]") {
