@@ -20,15 +20,14 @@ namespace {
 
 // "512" -> 512, "1024x512" -> [1024, 512].
 nlohmann::json parse_size(const std::string& text) {
+  // Decimal digits with an optional '-' only (the preset's size rule then
+  // names the range): stoll also took " 64" and "+64".
   auto number = [&](const std::string& s) {
-    std::size_t used = 0;
     long long v = -1;
-    try {
-      v = std::stoll(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size()) {
+      throw preset_error("--size", "\"" + text + "\" must be N or WIDTHxHEIGHT (decimal whole numbers)");
     }
-    if (s.empty() || used != s.size()) throw preset_error("--size", "\"" + text + "\" must be N or WIDTHxHEIGHT");
     return v;
   };
   const auto x = text.find_first_of("xX");
@@ -134,8 +133,13 @@ std::string count_of(std::size_t n, const std::string& noun) {
 
 CLI::Validator finite_number(bool above_zero) {
   return {[above_zero](const std::string& text) {
+            // from_chars: decimal or exponent form only (CLI11's conversion
+            // also took "0x10" as hexadecimal, and a leading '+' or space).
             double v = 0.0;
-            const bool ok = CLI::detail::lexical_cast(text, v) && std::isfinite(v) && (above_zero ? v > 0.0 : v >= 0.0);
+            const char* end = text.data() + text.size();
+            const auto [stop, ec] = std::from_chars(text.data(), end, v);
+            const bool ok = ec == std::errc() && stop == end && !text.empty() && std::isfinite(v) &&
+                            (above_zero ? v > 0.0 : v >= 0.0);
             return ok           ? std::string()
                    : above_zero ? "must be a finite number above 0"
                                 : "must be a finite number, 0 or more";

@@ -270,7 +270,13 @@ TEST_CASE("cli: no subcommand, or an unknown one, exits with 2", "[cli][errors]"
 
 TEST_CASE("cli: the messages of CLI-level preset edits", "[cli][errors]") {
   CHECK(single_error_line(build_fails(k_good_preset, 2, {"--size", "abc"})) ==
-        "landform: error: --size: \"abc\" must be N or WIDTHxHEIGHT");
+        "landform: error: --size: \"abc\" must be N or WIDTHxHEIGHT (decimal whole numbers)");
+  // from_chars reads the whole text: stoll took a leading space or '+'.
+  for (const char* size : {" 64", "+64", "64 ", "64x+32", "99999999999999999999"}) {
+    INFO(size);
+    CHECK(single_error_line(build_fails(k_good_preset, 2, {"--size", size})) ==
+          "landform: error: --size: \"" + std::string(size) + "\" must be N or WIDTHxHEIGHT (decimal whole numbers)");
+  }
   CHECK(single_error_line(build_fails(k_good_preset, 2, {"--size", "0"})) ==
         "landform: error: size: 0 is below the minimum 1");
   CHECK(single_error_line(build_fails(k_good_preset, 2, {"--set", "nokey"})) ==

@@ -60,7 +60,7 @@ TEST_CASE("cli: --max-seconds refuses a long preset with exit 2 and writes nothi
 }
 
 TEST_CASE("cli: --max-seconds must be above 0, said in words", "[cli][limits]") {
-  for (const std::string value : {"0", "-5", "abc"}) {
+  for (const std::string value : {"0", "-5", "abc", "0x10", "+5", " 5", "inf"}) {
     const cli_result r = run_cli({"validate", "--max-seconds", value});
     INFO(r.err);
     CHECK(r.exit_code == 2);
