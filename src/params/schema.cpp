@@ -434,6 +434,18 @@ std::string child_path(const std::string& path, const std::string& key) {
   return path.empty() ? key : path + "." + key;
 }
 
+// The parameter that offers `value` as one of its choices, if one does: a key
+// named after what it does ("mode": "ridged") rather than the field's term
+// ("fractal") is no typo of it.
+std::optional<std::string> choice_owner(const std::vector<param_spec>& specs, const json& value) {
+  if (!value.is_string()) return std::nullopt;
+  const auto& text = value.get_ref<const std::string&>();
+  for (const auto& spec : specs) {
+    if (std::find(spec.choices.begin(), spec.choices.end(), text) != spec.choices.end()) return spec.name;
+  }
+  return std::nullopt;
+}
+
 // check_params with the word for an unknown key: "parameter" at a stage's or
 // output's top level, "key" inside nested objects.
 void check_fields(const std::vector<param_spec>& specs, const json& object, const std::string& path,
@@ -447,7 +459,11 @@ void check_fields(const std::vector<param_spec>& specs, const json& object, cons
     auto spec = std::find_if(specs.begin(), specs.end(), [&name = key](const param_spec& s) { return s.name == name; });
     if (spec == specs.end()) {
       std::string message = unknown;
-      if (auto guess = did_you_mean(key, known)) message += "; did you mean \"" + *guess + "\"?";
+      if (auto guess = did_you_mean(key, known)) {
+        message += "; did you mean \"" + *guess + "\"?";
+      } else if (auto owner = choice_owner(specs, value)) {
+        message += "; \"" + show_key(value.get<std::string>()) + "\" is a choice of \"" + *owner + "\"";
+      }
       issues.push_back({child_path(path, show_key(key)), message});
       continue;
     }

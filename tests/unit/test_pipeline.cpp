@@ -91,6 +91,13 @@ TEST_CASE("pipeline: unknown keys get a did-you-mean suggestion", "[stages][pipe
     REQUIRE(issues.size() == 1);
     CHECK(issues[0].to_string() == "stages[0] (opensimplex).octave: unknown parameter; did you mean \"octaves\"?");
   }
+  SECTION("a key named for what it does, whose value is a choice of another parameter") {
+    const auto issues =
+        build_issues(json::parse(R"({"size": 32, "stages": [{"type": "opensimplex2", "mode": "ridged"}]})"));
+    REQUIRE(issues.size() == 1);
+    CHECK(issues[0].to_string() ==
+          "stages[0] (opensimplex2).mode: unknown parameter; \"ridged\" is a choice of \"fractal\"");
+  }
   SECTION("no suggestion for a word that resembles nothing") {
     const auto issues = build_issues(json::parse(R"({"size": 32, "stages": [{"type": "perturb", "wobbliness": 3}]})"));
     REQUIRE(issues.size() == 1);
