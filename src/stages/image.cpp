@@ -96,7 +96,8 @@ stage_info image_stage_info() {
   stage_info info = make_stage_info<image_params>(
       "image", stage_category::generator, stage_scope::pointwise,
       "imports a heightmap file (PNG 8/16-bit, raw16, r32), resampled bilinearly to the world",
-      "Decodes `path` (PNG through stb_image, colour converted to grey; raw16 and r32 headerless little-endian "
+      "Decodes `path` (PNG through stb_image once its chunks and their CRCs are checked, colour converted to "
+      "grey; raw16 and r32 headerless little-endian "
       "as landform writes them) and stretches it over the whole world: world cell centres map to image pixel "
       "centres and the four nearest pixels are blended (edges clamped), or the nearest one is taken. PNG and "
       "raw16 give [0, 1], r32 the stored values. An image of the world's size is copied exactly; erode or derive "
