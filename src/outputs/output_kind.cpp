@@ -167,6 +167,13 @@ struct layer_options {
             .doc("fixed range: value written as full scale");
     return s;
   }
+  // An empty or inverted fixed range would write every cell as 0.
+  void check(std::vector<std::pair<std::string, std::string>>& problems) const {
+    if (range == scaling::fixed && !(min < max)) {
+      problems.emplace_back("max", json(max).dump() + " must be greater than min " + json(min).dump() +
+                                       " (range \"fixed\" stretches min..max to full scale)");
+    }
+  }
 };
 
 int layer_halo(const layer_options&, double) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "landform/core/parallel.hpp"
+#include "landform/outputs/output_kind.hpp"
 
 namespace landform {
 
@@ -95,6 +96,11 @@ struct composition_fields {
     if (!target.empty() && !valid_layer_name(target)) {
       problems.emplace_back(
           "target", show_value(target) + " must be a layer name of lower-case letters, digits and _ (not \"height\")");
+    } else if (builtin_outputs().find(target) != nullptr) {
+      // An output's "map" names the built-in map first: the layer could never be written.
+      problems.emplace_back("target", show_value(target) +
+                                          " is the name of a built-in map (landform outputs lists them): an output "
+                                          "with that map would write the built-in one, never this layer");
     }
   }
 };

@@ -82,3 +82,33 @@ TEST_CASE("layer names: splat rule keys are checked with their own paths", "[sch
                                  "outputs[0] (splat).layers[2].nois: unknown key; did you mean \"noise\"?",
                              });
 }
+
+TEST_CASE("layer names: a target named like a built-in map is an error, since no output could write it",
+          "[schema][layers][errors]") {
+  // "map": "slope" resolves to the derived slope first: the layer was silently unreachable.
+  json preset = preset_of(json::array({{{"type", "constant"}, {"value", 0.5}, {"target", "slope"}}}), 16);
+  CHECK(issues_of(preset) ==
+        std::vector<std::string>{"stages[0] (constant).target: \"slope\" is the name of a built-in map (landform "
+                                 "outputs lists them): an output with that map would write the built-in one, never "
+                                 "this layer"});
+  preset["stages"][0]["target"] = "slopes";
+  CHECK_NOTHROW(pipeline::build(preset));
+}
+
+TEST_CASE("layer names: a layer output's fixed range must not be empty or inverted", "[schema][layers][errors]") {
+  // min 1, max 0 wrote every cell as 0, with no word.
+  json preset = layered_preset();
+  preset["outputs"] =
+      json::array({{{"map", "rocks"}, {"format", "png16"}, {"range", "fixed"}, {"min", 1}, {"max", 0}}});
+  CHECK(issues_of(preset) ==
+        std::vector<std::string>{"outputs[0] (rocks).max: 0.0 must be greater than min 1.0 (range \"fixed\" "
+                                 "stretches min..max to full scale)"});
+  preset["outputs"][0]["max"] = 1;
+  CHECK(issues_of(preset).size() == 1);
+  preset["outputs"][0]["max"] = 2;
+  CHECK_NOTHROW(pipeline::build(preset));
+  // min_max ignores min and max.
+  preset["outputs"][0]["range"] = "min_max";
+  preset["outputs"][0]["max"] = 0;
+  CHECK_NOTHROW(pipeline::build(preset));
+}
