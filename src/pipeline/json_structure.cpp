@@ -161,4 +161,17 @@ void require_utf8(const std::string& where, const char* part, std::string_view t
       where, std::string("the ") + part + " is not valid UTF-8 (byte " + std::to_string(at) + " is " + hex + ")");
 }
 
+void require_bare_word(const std::string& where, const std::string& value, std::size_t error_at) {
+  const std::size_t first = value.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return;
+  // An object starts {" or {}; a file name pattern such as {index}.png is a word.
+  const std::size_t second = value.find_first_not_of(" \t\r\n", first + 1);
+  const bool object =
+      value[first] == '{' && second != std::string::npos && (value[second] == '"' || value[second] == '}');
+  if (value[first] != '"' && value[first] != '[' && !object) return;
+  throw preset_error(where, "'" + show_key(value) + "' starts like JSON (with " + value[first] +
+                                ") but is not valid JSON (the fault is at byte " + std::to_string(error_at) +
+                                "); a plain string needs no quotes");
+}
+
 }  // namespace landform::detail

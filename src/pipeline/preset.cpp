@@ -128,7 +128,8 @@ void apply_override(nlohmann::json& preset, const std::string& dotted_path, cons
   try {
     parsed = nlohmann::json::parse(value);
     if (!duplicates.empty()) throw preset_error(duplicates);
-  } catch (const nlohmann::json::parse_error&) {
+  } catch (const nlohmann::json::parse_error& e) {
+    detail::require_bare_word(where, value, e.byte);
     parsed = value;  // a bare word such as nearest
   } catch (const nlohmann::json::out_of_range&) {
     throw preset_error(where, "'" + show_key(value) + "' is out of range for a number");

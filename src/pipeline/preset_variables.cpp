@@ -132,7 +132,8 @@ std::pair<std::string, json> parse_variable_assignment(const std::string& assign
   detail::require_utf8("--var " + name, "value", text);
   try {
     return {std::move(name), json::parse(text)};
-  } catch (const json::parse_error&) {
+  } catch (const json::parse_error& e) {
+    detail::require_bare_word("--var " + show_key(name), text, e.byte);
     return {std::move(name), json(text)};  // a bare word such as nearest
   } catch (const json::out_of_range&) {
     throw preset_error("--var " + show_key(name), "'" + show_key(text) + "' is out of range for a number");

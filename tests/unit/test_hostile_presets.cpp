@@ -94,6 +94,29 @@ TEST_CASE("preset: --set cannot nest the preset too deep, by its value or by its
   CHECK(preset == json::object());  // untouched
 }
 
+TEST_CASE("preset: a --set or --var value that starts like JSON but is not JSON is refused", "[pipeline]") {
+  // '"my map.png' (the closing quote lost) became a file name with a quote in it.
+  json preset = {{"size", 8}};
+  const auto quote = issues_from([&] { apply_override(preset, "name", "\"my map.png"); });
+  REQUIRE(quote.size() == 1);
+  CHECK(quote[0].path == "--set name");
+  CHECK(quote[0].message ==
+        "'\"my map.png' starts like JSON (with \") but is not valid JSON (the fault is at byte 12); a plain string "
+        "needs no quotes");
+  CHECK(issues_from([&] { apply_override(preset, "name", "[1, 2"); }).size() == 1);
+  CHECK(issues_from([&] { apply_override(preset, "name", "{\"a\":"); }).size() == 1);
+  CHECK(preset == json{{"size", 8}});  // untouched
+  // Bare words stay words, a file-name pattern included.
+  for (const char* word : {"nearest", "{index}.png", "my map.png", "a\"b"}) {
+    apply_override(preset, "name", word);
+    CHECK(preset["name"] == word);
+  }
+  const auto by_var = issues_from([] { (void)parse_variable_assignment("x=[1,"); });
+  REQUIRE(by_var.size() == 1);
+  CHECK(by_var[0].path == "--var x");
+  CHECK(parse_variable_assignment("x={index}").second == "{index}");
+}
+
 TEST_CASE("preset: --set and --var refuse text that is not UTF-8, before it reaches the preset", "[pipeline]") {
   // fuzz_preset: --set 'cell_size.\xEC...=8' put the bytes in the preset and
   // validation's message threw nlohmann's type_error 316 from dump().
