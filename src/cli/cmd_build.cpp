@@ -96,6 +96,34 @@ void print_output_warnings(const std::vector<encoded_output>& files) {
 }
 
 // Files the previous manifest listed and this build did not write: a warning
+// What the quantised files clamped, for the build summary: heights outside
+// [0, 1] (float formats keep them), and a derived map or layer outside its own
+// range, named by file so the heights are not blamed for it.
+std::string clamp_summary(const std::vector<encoded_output>& files) {
+  std::size_t heights = 0, others = 0;
+  const encoded_output* first_other = nullptr;
+  for (const auto& f : files) {
+    if (f.clipped == 0) continue;
+    if (f.spec.map == "height") {
+      heights = std::max(heights, f.clipped);
+    } else if (others++ == 0) {
+      first_other = &f;
+    }
+  }
+  std::string text;
+  if (heights > 0) {
+    text += "; " + std::to_string(heights) +
+            " cells outside [0, 1] were clamped in quantised height outputs (add a "
+            "normalize stage?)";
+  }
+  if (first_other != nullptr) {
+    text += "; " + std::to_string(first_other->clipped) + " cells of " + first_other->spec.file +
+            " were clamped to its range";
+    if (others > 1) text += " (and in " + count_of(others - 1, "more file") + ": clipped_cells in manifest.json)";
+  }
+  return text;
+}
+
 // each, or with --clean removed (regular files and symlinks only, nothing the
 // previous manifest did not list).
 void handle_stale_files(const build_settings& o, const std::vector<std::string>& stale) {
@@ -186,13 +214,7 @@ int build_into(const json& preset, const std::filesystem::path& base_dir, const 
     std::cout << (std::filesystem::path(o.out_dir) / "manifest.json").string() << '\n';
     std::fprintf(stderr, "built %dx%d in %.2f s; heights %.4f..%.4f", h.width(), h.height(), seconds,
                  manifest["height_range"][0].get<double>() + 0.0, manifest["height_range"][1].get<double>() + 0.0);
-    // Only what a file clamped: float formats keep heights outside [0, 1].
-    std::size_t clamped = 0;
-    for (const auto& f : files) clamped = std::max(clamped, f.clipped);
-    if (clamped > 0) {
-      std::fprintf(stderr, "; %zu cells outside [0, 1] were clamped in quantised outputs (add a normalize stage?)",
-                   clamped);
-    }
+    std::fputs(clamp_summary(files).c_str(), stderr);
     std::fprintf(stderr, "\n");
   }
   if (o.timings && timed == nullptr) timings.print(stderr);

@@ -6,14 +6,18 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli_harness.hpp"
 
 namespace {
 
 using landform_test::cli_result;
 using landform_test::list_tree;
+using landform_test::read_text;
 using landform_test::run_cli;
 using landform_test::temp_dir;
+using json = nlohmann::json;
 
 // 100 droplets per cell over 16384^2 cells: about a day on one core.
 const std::string k_hours_preset = R"({"landform": 1, "size": 16384,
@@ -85,4 +89,21 @@ TEST_CASE("cli: a constant result builds with a warning", "[cli][limits]") {
   const cli_result z = run_cli({"build", zero.string(), "-o", (dir / "z").string()});
   CHECK(z.err.find("every height is 0: ") != std::string::npos);
   CHECK(z.err.find("heights 0.0000..0.0000") != std::string::npos);
+}
+
+TEST_CASE("cli: the build summary names the file that clamped, not the heights", "[cli][limits]") {
+  const temp_dir dir;
+  // Heights in [0, 1]; the layer output's fixed range [0.4, 0.6] clamps the
+  // gradient's cells outside it, and the heights' png16 clamps nothing.
+  const auto preset = dir.write("p.json", R"({"size": 16, "stages": [{"type": "gradient"},
+      {"type": "gradient", "target": "ramp"}],
+    "outputs": [{"map": "height", "format": "png16", "file": "h.png"},
+                {"map": "ramp", "format": "png16", "range": "fixed", "min": 0.4, "max": 0.6, "file": "ramp.png"}]})");
+  const cli_result r = run_cli({"build", preset.string(), "-o", (dir / "out").string()});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find(" cells of ramp.png were clamped to its range\n") != std::string::npos);
+  CHECK(r.err.find("outside [0, 1]") == std::string::npos);
+  const json manifest = json::parse(read_text(dir / "out" / "manifest.json"));
+  CHECK(manifest["clipped_cells"] == 0);
 }
