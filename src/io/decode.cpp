@@ -185,6 +185,40 @@ std::vector<std::uint8_t> without_empty_idat(const std::vector<std::uint8_t>& by
   return out;
 }
 
+// stb_image's failure reason for a PNG in words, with its own terse reason
+// after them (stb_image.h's stbi__err calls list every reason).
+std::string png_failure_words(const std::string& reason) {
+  static const std::pair<const char*, const char*> k_words[] = {
+      {"not enough pixels", "its image data holds fewer pixels than its header declares"},
+      {"bad ctype", "its colour type and bit depth are not a valid PNG pair"},
+      {"1/2/4/8/16-bit only", "its bit depth is not 1, 2, 4, 8 or 16"},
+      {"bad comp method", "its compression method is not 0 (deflate)"},
+      {"bad filter method", "its filter method is not 0"},
+      {"invalid filter", "a row's filter type is not 0 to 4"},
+      {"bad interlace method", "its interlace method is neither 0 (none) nor 1 (Adam7)"},
+      {"no PLTE", "it is a palette image without a palette (PLTE)"},
+      {"invalid PLTE", "its palette (PLTE) is invalid"},
+      {"no IDAT", "it holds no image data (IDAT)"},
+      {"0-pixel image", "its header declares a width or height of 0"},
+      {"bad tRNS len", "its transparency chunk (tRNS) is invalid"},
+      {"tRNS after IDAT", "its transparency chunk (tRNS) is invalid"},
+      {"tRNS before PLTE", "its transparency chunk (tRNS) is invalid"},
+      {"tRNS with alpha", "its transparency chunk (tRNS) is invalid"},
+      {"outofmem", "out of memory"},
+      {"too large", "it is too large to decode"},
+  };
+  for (const auto& [terse, words] : k_words) {
+    if (reason == terse) return std::string(words) + " (stb_image: " + reason + ")";
+  }
+  static const char* const k_zlib[] = {"bad huffman code", "bad codelengths", "bad sizes",          "bad dist",
+                                       "bad compression",  "bad zlib header", "no preset dict",     "read past buffer",
+                                       "outofdata",        "zlib corrupt",    "output buffer limit"};
+  for (const char* terse : k_zlib) {
+    if (reason == terse) return "its compressed image data (IDAT) is corrupt (stb_image: " + reason + ")";
+  }
+  return "stb_image: " + reason;
+}
+
 heightmap_samples decode_png(const std::vector<std::uint8_t>& bytes, const std::string& name) {
   if (bytes.size() > static_cast<std::size_t>(INT32_MAX))
     throw heightmap_decode_error(subject::file, name + " is too large");
@@ -197,13 +231,17 @@ heightmap_samples decode_png(const std::vector<std::uint8_t>& bytes, const std::
   int w = 0, h = 0, channels = 0;
   if (stbi_is_16_bit_from_memory(data, length)) {
     stbi_us* pixels = stbi_load_16_from_memory(data, length, &w, &h, &channels, 1);
-    if (!pixels) throw heightmap_decode_error(subject::file, name + " cannot be decoded: " + stbi_failure_reason());
+    if (!pixels)
+      throw heightmap_decode_error(subject::file,
+                                   name + " cannot be decoded: " + png_failure_words(stbi_failure_reason()));
     out.values.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
     for (std::size_t k = 0; k < out.values.size(); ++k) out.values[k] = static_cast<float>(pixels[k] / 65535.0);
     stbi_image_free(pixels);
   } else {
     stbi_uc* pixels = stbi_load_from_memory(data, length, &w, &h, &channels, 1);
-    if (!pixels) throw heightmap_decode_error(subject::file, name + " cannot be decoded: " + stbi_failure_reason());
+    if (!pixels)
+      throw heightmap_decode_error(subject::file,
+                                   name + " cannot be decoded: " + png_failure_words(stbi_failure_reason()));
     out.values.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
     for (std::size_t k = 0; k < out.values.size(); ++k) out.values[k] = static_cast<float>(pixels[k] / 255.0);
     stbi_image_free(pixels);

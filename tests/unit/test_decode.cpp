@@ -125,6 +125,38 @@ TEST_CASE("decode: a PNG critical chunk with a wrong CRC is refused; an ancillar
         decode_heightmap(plain, png_request(), "plain").values);
 }
 
+TEST_CASE("decode: stb_image's terse PNG failures are said in words", "[io][decode]") {
+  // Colour type 5 does not exist: stb_image said only "bad ctype".
+  bytes file = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  bytes ihdr;
+  append_be32(ihdr, 2);
+  append_be32(ihdr, 2);
+  ihdr.insert(ihdr.end(), {8, 5, 0, 0, 0});
+  append_chunk(file, "IHDR", ihdr);
+  append_chunk(file, "IDAT", {0x78, 0x9c, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01});
+  append_chunk(file, "IEND");
+  CHECK(decode_error(file) ==
+        "\"x.png\" cannot be decoded: its colour type and bit depth are not a valid PNG pair "
+        "(stb_image: bad ctype)");
+  // A header and IEND with no image data between them.
+  bytes empty = png_head(2, 2);
+  append_chunk(empty, "IEND");
+  CHECK(decode_error(empty) == "\"x.png\" cannot be decoded: it holds no image data (IDAT) (stb_image: no IDAT)");
+  // A deflate stream whose header is damaged (CRC kept right).
+  const std::vector<std::uint16_t> pixels = {0, 1000, 65535, 7, 30000, 12345};
+  const bytes plain = encode_png_gray16(3, 2, pixels.data());
+  const std::uint32_t idat_length = (std::uint32_t{plain[33]} << 24) | (std::uint32_t{plain[34]} << 16) |
+                                    (std::uint32_t{plain[35]} << 8) | std::uint32_t{plain[36]};
+  bytes idat(plain.begin() + 41, plain.begin() + 41 + idat_length);
+  idat[0] = 0x00;  // compression method 0: not deflate
+  bytes broken(plain.begin(), plain.begin() + 33);
+  append_chunk(broken, "IDAT", idat);
+  append_chunk(broken, "IEND");
+  CHECK(decode_error(broken).rfind("\"x.png\" cannot be decoded: its compressed image data (IDAT) is corrupt "
+                                   "(stb_image: ",
+                                   0) == 0);
+}
+
 TEST_CASE("decode: empty IDAT chunks are valid and change nothing", "[io][decode]") {
   // fuzz_decode: stb_image copied an empty first IDAT into its null buffer,
   // memcpy(nullptr, p, 0), which UBSan reports; the decoder drops them.
