@@ -15,6 +15,7 @@ const param_schema<image_params>& image_params::schema() {
   static const auto s =
       param_schema<P>()
           .path("path", &P::path)
+          .required()
           .doc("the heightmap file; a relative path is relative to the preset file's folder")
           .choice("format", &P::format,
                   {{"auto", P::format_kind::automatic},

@@ -117,9 +117,10 @@ TEST_CASE("image: missing, empty, mis-sized and corrupt files are reported", "[s
                    "stages[0] (image).path: \"no/such/file.png\" is not a readable file (relative paths start at the "
                    "working directory)");
   require_rejected({{"type", "image"}, {"path", ""}}, "stages[0] (image).path: must not be empty");
-  require_rejected({{"type", "image"}},
-                   "stages[0] (image).path: \"\" is not a readable file (relative paths start at the "
-                   "working directory)");
+  // Required: reported with the stage's other problems, not as the empty path "".
+  require_rejected({{"type", "image"}}, "stages[0] (image).path: missing");
+  CHECK(issues_of(preset_of(json::array({{{"type", "image"}, {"bogus", 1}}}), 16)) ==
+        std::vector<std::string>{"stages[0] (image).bogus: unknown parameter", "stages[0] (image).path: missing"});
   const std::string odd = s.write("odd.raw", std::vector<std::uint8_t>(7, 0));
   require_rejected({{"type", "image"}, {"path", odd}},
                    "stages[0] (image).path: \"" + odd + "\" has 7 bytes, not a whole number of 2-byte samples");
