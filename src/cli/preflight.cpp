@@ -65,7 +65,12 @@ void preflight(const pipeline& p, const std::optional<double>& max_seconds) {
 }
 
 void check_target(const pipeline& p, bool strict) {
-  if (p.target().empty()) return;
+  if (p.target().empty()) {
+    // As --snap: a flag that would check nothing is a mistake, not a pass.
+    if (strict)
+      throw preset_error("--strict", "needs a target (--target unity|unreal|godot, or the preset's \"target\")");
+    return;
+  }
   std::vector<preset_issue> issues = check_engine_target(p, *parse_engine_target(p.target()));
   if (issues.empty()) return;
   if (strict) throw preset_error(std::move(issues));

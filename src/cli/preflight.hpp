@@ -26,7 +26,8 @@ void print_advice(const pipeline& p);
 void check_cost(const pipeline& p, const std::optional<double>& max_seconds);
 
 /// Checks `p` against its engine target ("target", e.g. unity): warnings on
-/// stderr, or with `strict` a preset_error (exit 2). Nothing without a target.
+/// stderr, or with `strict` a preset_error (exit 2). Nothing without a target,
+/// unless `strict` asks for its checks: then a preset_error at --strict.
 void check_target(const pipeline& p, bool strict);
 
 /// print_advice, then check_cost: what validate and build run first.

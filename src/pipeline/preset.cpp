@@ -149,6 +149,8 @@ void apply_override(nlohmann::json& preset, const std::string& dotted_path, cons
                                   std::to_string(depth_of(parsed)) + " deep: more than " +
                                   std::to_string(detail::k_max_json_depth) + " arrays or objects deep");
   }
+  // (getline drops a trailing empty part: "seed." would set seed.)
+  if (dotted_path.back() == '.') throw preset_error(where, "empty path component");
   for (std::size_t k = 0; k < keys.size(); ++k) {
     const std::string& part = keys[k];
     if (part.empty()) throw preset_error(where, "empty path component");

@@ -95,6 +95,20 @@ TEST_CASE("cli target: an illegal size warns, or with --strict fails with exit 2
       run_cli({"build", preset.string(), "-o", (dir / "over").string(), "--quiet", "--strict", "--target", "godot"});
   INFO(overridden.err);
   CHECK(overridden.exit_code == 0);
+
+  // --strict with no target at all checks nothing: refused, as --snap is.
+  const fs::path plain = dir.write("plain.json", R"({"landform": 1, "size": 16,
+    "stages": [{"type": "constant", "value": 0.5}], "outputs": [{"map": "height", "format": "raw16"}]})");
+  for (const char* command : {"build", "validate"}) {
+    std::vector<std::string> args = {command, plain.string(), "--strict"};
+    if (std::string(command) == "build") args.insert(args.end(), {"-o", (dir / "plain").string()});
+    const cli_result none = run_cli(args);
+    INFO(none.err);
+    CHECK(none.exit_code == 2);
+    CHECK(none.err_lines() == std::vector<std::string>{"landform: error: --strict: needs a target (--target "
+                                                       "unity|unreal|godot, or the preset's \"target\")"});
+  }
+  CHECK(!fs::exists(dir / "plain"));
 }
 
 TEST_CASE("cli target: --snap builds the nearest legal size, with a warning", "[cli][engine]") {

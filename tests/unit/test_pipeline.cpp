@@ -489,6 +489,9 @@ TEST_CASE("pipeline: apply_override edits a preset by dotted path", "[stages][pi
           "--set size.inner: 'size.inner' goes inside a value that is not an object");
     CHECK(preset_error_text([&] { apply_override(preset, "stages..magnitude", "8"); }) ==
           "--set stages..magnitude: empty path component");
+    // A trailing dot set the key before it ("seed." set seed).
+    CHECK(preset_error_text([&] { apply_override(preset, "size.", "8"); }) == "--set size.: empty path component");
+    CHECK(preset_error_text([&] { apply_override(preset, "stages.", "8"); }) == "--set stages.: empty path component");
     // The preset is untouched by a failed override.
     CHECK(preset ==
           json::parse(R"({"size": 16, "stages": [{"type": "opensimplex"}, {"type": "perturb", "magnitude": 2}]})"));
