@@ -207,6 +207,27 @@ TEST_CASE("cli: an output directory that cannot be created is an I/O error namin
   CHECK(link.exit_code == 1);
   CHECK(single_error_line(link) == "landform: error: cannot create directory '" + (dir / "dangling").string() +
                                        "': a symbolic link to a missing folder is in the way");
+  // The file itself as -o read "Not a directory".
+  const cli_result file = run_cli({"build", preset.string(), "-o", blocker.string()}, dir.path());
+  CHECK(file.exit_code == 1);
+  CHECK(single_error_line(file) ==
+        "landform: error: cannot create directory '" + blocker.string() + "': a file of that name is in the way");
+}
+
+TEST_CASE("cli: a build that fails after creating -o new/deep leaves neither folder behind", "[cli][errors]") {
+  // A mesh of a 1-cell map fails when it is encoded, after the output folder
+  // (and its new parent) were created for the lock: new/ stayed, empty.
+  const temp_dir dir;
+  const auto preset = dir.write("p.json", R"({"size": 1, "stages": [{"type": "constant", "value": 0.5}],
+    "outputs": [{"map": "mesh", "file": "m.glb"}]})");
+  const cli_result r = run_cli({"build", preset.string(), "-o", (dir / "new" / "deep").string()}, dir.path());
+  INFO(describe(r));
+  CHECK(r.exit_code != 0);
+  require_only(dir, {"p.json"});
+  // A folder that was there stays, even when empty.
+  std::filesystem::create_directory(dir / "kept");
+  (void)run_cli({"build", preset.string(), "-o", (dir / "kept" / "a" / "b").string()}, dir.path());
+  require_only(dir, {"kept", "p.json"});
 }
 
 TEST_CASE("cli: an output whose final name is a directory leaves no other file behind", "[cli][errors]") {
