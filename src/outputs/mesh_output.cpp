@@ -42,6 +42,13 @@ struct mesh_options {
             .effect("lower = a lighter mesh; where it bites, the error passes max_error (the manifest gives it)");
     return s;
   }
+  // A world one cell wide or high has no triangle in any region (vertices sit
+  // on cell centres): a preset error when validated, not a failed build.
+  [[nodiscard]] std::vector<preset_issue> check_world(const world_extent& world, double) const {
+    if (world.width >= 2 && world.height >= 2) return {};
+    return {{"map", "a mesh needs a world of 2 x 2 cells or more (its vertices are cell centres); this one is " +
+                        std::to_string(world.width) + " x " + std::to_string(world.height)}};
+  }
 };
 
 // Two cells: the next tile's first column and row (so tiles meet at shared

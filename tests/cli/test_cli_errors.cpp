@@ -215,11 +215,12 @@ TEST_CASE("cli: an output directory that cannot be created is an I/O error namin
 }
 
 TEST_CASE("cli: a build that fails after creating -o new/deep leaves neither folder behind", "[cli][errors]") {
-  // A mesh of a 1-cell map fails when it is encoded, after the output folder
-  // (and its new parent) were created for the lock: new/ stayed, empty.
+  // A mesh's triangle cap below its coarsest mesh fails when it is encoded,
+  // after the output folder (and its new parent) were created for the lock:
+  // new/ stayed, empty.
   const temp_dir dir;
-  const auto preset = dir.write("p.json", R"({"size": 1, "stages": [{"type": "constant", "value": 0.5}],
-    "outputs": [{"map": "mesh", "file": "m.glb"}]})");
+  const auto preset = dir.write("p.json", R"({"size": 16, "stages": [{"type": "constant", "value": 0.5}],
+    "outputs": [{"map": "mesh", "file": "m.glb", "max_triangles": 1}]})");
   const cli_result r = run_cli({"build", preset.string(), "-o", (dir / "new" / "deep").string()}, dir.path());
   INFO(describe(r));
   CHECK(r.exit_code != 0);
@@ -287,6 +288,23 @@ TEST_CASE("cli: no subcommand, or an unknown one, exits with 2", "[cli][errors]"
     CHECK(!r.err.empty());
     require_only(dir, {});
   }
+}
+
+TEST_CASE("cli: a mesh of a world one cell wide is a preset error in validate and build", "[cli][errors]") {
+  // It failed only when encoded, with exit 1, after validate had passed it.
+  const temp_dir dir;
+  const auto preset = dir.write("p.json", R"({"size": [16, 1], "stages": [{"type": "constant", "value": 0.5}],
+    "outputs": [{"map": "mesh", "file": "m.glb"}]})");
+  const std::string expected =
+      "landform: error: outputs[0] (mesh).map: a mesh needs a world of 2 x 2 cells or more (its vertices are cell "
+      "centres); this one is 16 x 1";
+  const cli_result v = run_cli({"validate", preset.string()}, dir.path());
+  CHECK(v.exit_code == 2);
+  CHECK(single_error_line(v) == expected);
+  const cli_result b = run_cli({"build", preset.string(), "-o", (dir / "out").string()}, dir.path());
+  CHECK(b.exit_code == 2);
+  CHECK(single_error_line(b) == expected);
+  require_only(dir, {"p.json"});
 }
 
 TEST_CASE("cli: the messages of CLI-level preset edits", "[cli][errors]") {
