@@ -18,14 +18,20 @@ namespace landform::cli {
 
 namespace {
 
-// "512" -> 512, "1024x512" -> [1024, 512].
+// Decimal digits with an optional leading '-', and nothing else (what
+// from_chars reads: no '+', space or "0x"), within long long.
+bool parse_whole(const std::string& text, long long& v) {
+  const char* end = text.data() + text.size();
+  const auto [stop, ec] = std::from_chars(text.data(), end, v);
+  return ec == std::errc() && stop == end && !text.empty();
+}
+
+// "512" -> 512, "1024x512" -> [1024, 512]. The preset's size rule then names
+// the range (stoll also took " 64" and "+64").
 nlohmann::json parse_size(const std::string& text) {
-  // Decimal digits with an optional '-' only (the preset's size rule then
-  // names the range): stoll also took " 64" and "+64".
   auto number = [&](const std::string& s) {
     long long v = -1;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc() || end != s.data() + s.size()) {
+    if (!parse_whole(s, v)) {
       throw preset_error("--size", "\"" + text + "\" must be N or WIDTHxHEIGHT (decimal whole numbers)");
     }
     return v;
@@ -146,16 +152,6 @@ CLI::Validator finite_number(bool above_zero) {
           },
           above_zero ? "POSITIVE" : "NON-NEGATIVE"};
 }
-
-namespace {
-// Decimal digits with an optional leading '-', and nothing else (what
-// from_chars reads: no '+', space or "0x"), within long long.
-bool parse_whole(const std::string& text, long long& v) {
-  const char* end = text.data() + text.size();
-  const auto [stop, ec] = std::from_chars(text.data(), end, v);
-  return ec == std::errc() && stop == end && !text.empty();
-}
-}  // namespace
 
 CLI::Validator whole_number_at_least_zero() {
   return {[](const std::string& text) {

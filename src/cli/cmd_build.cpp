@@ -95,7 +95,6 @@ void print_output_warnings(const std::vector<encoded_output>& files) {
   }
 }
 
-// Files the previous manifest listed and this build did not write: a warning
 // What the quantised files clamped, for the build summary: heights outside
 // [0, 1] (float formats keep them), and a derived map or layer outside its own
 // range, named by file so the heights are not blamed for it.
@@ -113,8 +112,7 @@ std::string clamp_summary(const std::vector<encoded_output>& files) {
   std::string text;
   if (heights > 0) {
     text += "; " + std::to_string(heights) +
-            " cells outside [0, 1] were clamped in quantised height outputs (add a "
-            "normalize stage?)";
+            " cells outside [0, 1] were clamped in quantised height outputs (add a normalize stage?)";
   }
   if (first_other != nullptr) {
     text += "; " + std::to_string(first_other->clipped) + " cells of " + first_other->spec.file +
@@ -124,6 +122,7 @@ std::string clamp_summary(const std::vector<encoded_output>& files) {
   return text;
 }
 
+// Files the previous manifest listed and this build did not write: a warning
 // each, or with --clean removed (regular files and symlinks only, nothing the
 // previous manifest did not list).
 void handle_stale_files(const build_settings& o, const std::vector<std::string>& stale) {

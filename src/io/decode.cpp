@@ -77,7 +77,8 @@ std::string chunk_name(const std::uint8_t* type, std::size_t offset) {
 // A critical chunk's stored CRC (over its type and data) against the one
 // computed. Fuzzing builds skip it, as libpng's do: random mutations would
 // otherwise all stop here instead of reaching the decoder.
-void check_chunk_crc(const std::uint8_t* chunk, std::uint32_t length, const std::string& fault) {
+void check_chunk_crc(const std::uint8_t* chunk, std::uint32_t length, const std::string& fault,
+                     const std::string& chunk_text) {
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
   const bool critical = chunk[4] >= 'A' && chunk[4] <= 'Z';
   if (!critical) return;
@@ -85,10 +86,10 @@ void check_chunk_crc(const std::uint8_t* chunk, std::uint32_t length, const std:
   const std::uint32_t stored = read_be32(chunk + 8 + length);
   if (computed != stored) {
     throw heightmap_decode_error(heightmap_decode_error::subject::file,
-                                 fault + " fails its CRC check (the file is damaged)");
+                                 fault + chunk_text + " fails its CRC check (the file is damaged)");
   }
 #else
-  (void)chunk, (void)length, (void)fault;
+  (void)chunk, (void)length, (void)fault, (void)chunk_text;
 #endif
 }
 
@@ -153,7 +154,7 @@ bool check_png_structure(const std::vector<std::uint8_t>& bytes, const std::stri
     } else if (kind == "IEND") {
       end = true;
     }
-    check_chunk_crc(data + at, length, fault + chunk);
+    check_chunk_crc(data + at, length, fault, chunk);
     at += std::size_t{length} + 12;
   }
   // Deflate's longest match (258 bytes) takes 2 bits at best.

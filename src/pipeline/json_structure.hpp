@@ -43,10 +43,10 @@ void require_utf8(const std::string& where, const char* part, std::string_view t
 /// The value of a command-line edit (--set, --var) that failed to parse as
 /// JSON is taken as a bare word (nearest) unless it starts like JSON text: a
 /// leading " or [, or {" or {}, means JSON was meant ({index}.png is a word),
-/// and the mistake (a missing closing
-/// quote, bracket or brace) would otherwise become part of a file name or
-/// string. Throws preset_error at `where` naming the byte `error_at` (1-based,
-/// nlohmann's parse_error::byte) in that case.
+/// and the mistake (a missing closing quote, bracket or brace) would
+/// otherwise become part of a file name or string. Throws preset_error at
+/// `where` naming the byte `error_at` (1-based, nlohmann's
+/// parse_error::byte) in that case.
 void require_bare_word(const std::string& where, const std::string& value, std::size_t error_at);
 
 }  // namespace landform::detail
